@@ -1,0 +1,99 @@
+"""Export `iris`: scikit-learn logistic regression on the bundled iris data, via skl2onnx.
+
+ZipMap is disabled, so probabilities come out as a plain float32 [N, 3] tensor that
+onnxruntime-web can read (a ZipMap output is a sequence of maps, which it cannot).
+
+Run `python models/iris/export.py [--out DIR]`; writes DIR/model.onnx.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import skl2onnx
+import sklearn
+from skl2onnx import to_onnx
+from skl2onnx.common.data_types import FloatTensorType
+from sklearn.datasets import load_iris
+from sklearn.linear_model import LogisticRegression
+
+from onnx_glossary.export_tools import (
+    ParityError,
+    check_parity,
+    max_abs_diff,
+    parse_out_dir,
+    run_main,
+    save_checked,
+    stamp_provenance,
+)
+
+SEED = 0
+TARGET_OPSET = 17
+# Probabilities in float32 against sklearn's float64: a few float32 ulps is expected.
+TOLERANCE = 1e-5
+
+
+def dedupe_opset_imports(model: onnx.ModelProto) -> None:
+    """skl2onnx 1.20 lists the default domain twice; keep one entry per domain.
+
+    The checker lets the duplicate pass, but every reader then has to guess which wins.
+    """
+    versions: dict[str, int] = {}
+    for entry in model.opset_import:
+        versions[entry.domain] = max(entry.version, versions.get(entry.domain, 0))
+    del model.opset_import[:]
+    for domain, version in sorted(versions.items()):
+        model.opset_import.add(domain=domain, version=version)
+
+
+def main() -> None:
+    out_dir = parse_out_dir(__file__)
+    data = load_iris()
+    features = data.data.astype(np.float32)
+    classifier = LogisticRegression(max_iter=1000, random_state=SEED)
+    classifier.fit(features, data.target)
+
+    options = {id(classifier): {"zipmap": False}}
+    onnx_model = to_onnx(
+        classifier,
+        initial_types=[("input", FloatTensorType([None, 4]))],
+        options=options,
+        target_opset=TARGET_OPSET,
+    )
+    # skl2onnx leaves the batch dimension unnamed; name it so pages and
+    # freeDimensionOverrides can refer to it.
+    onnx_model.graph.input[0].type.tensor_type.shape.dim[0].dim_param = "batch"
+    for output in onnx_model.graph.output:
+        output.type.tensor_type.shape.dim[0].dim_param = "batch"
+    dedupe_opset_imports(onnx_model)
+    onnx_model.doc_string = "LogisticRegression on the iris data set (scikit-learn)"
+
+    path = out_dir / "model.onnx"
+    session = ort.InferenceSession(onnx_model.SerializeToString(), providers=["CPUExecutionProvider"])
+    sample = features[np.random.default_rng(SEED).choice(len(features), 16, replace=False)]
+    labels, probabilities = session.run(["label", "probabilities"], {"input": sample})
+    diff = max_abs_diff(classifier.predict_proba(sample), probabilities)
+    check_parity("iris", diff, TOLERANCE)
+    if not np.array_equal(classifier.predict(sample), labels):
+        raise ParityError("iris: onnxruntime predicts other labels than scikit-learn")
+
+    stamp_provenance(
+        onnx_model,
+        framework="scikit-learn",
+        framework_version=sklearn.__version__,
+        exporter_settings={
+            "exporter": f"skl2onnx {skl2onnx.__version__} to_onnx",
+            "target_opset": TARGET_OPSET,
+            "options": {"zipmap": False},
+            "dynamic_axes": {"input": {"0": "batch"}},
+        },
+        script=__file__,
+        parity_max_abs_diff=diff,
+    )
+    size = save_checked(onnx_model, path)
+    print(f"iris: wrote {path} ({size} bytes), parity max abs diff {diff:.3g}")
+
+
+if __name__ == "__main__":
+    run_main(main)

@@ -1,0 +1,67 @@
+"""Which static files the site needs, and where they come from (package or node_modules).
+
+Everything is self-hosted: the built site loads nothing from another origin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mkdocs.exceptions import PluginError
+
+if TYPE_CHECKING:
+    from .catalog import Catalog
+    from .config import GlossaryConfig
+
+PACKAGE_ASSETS = Path(__file__).parent / "assets"
+ASSET_URI = "assets/onnx_glossary/"
+CSS_URI = ASSET_URI + "glossary.css"
+ORT_URI = "assets/ort/"
+MERMAID_URI = "assets/mermaid/"
+
+# The onnxruntime-web files a live example can fetch: the WebGPU bundle (native WebGPU EP plus
+# WASM) and the WASM-only bundle, each with the .wasm it loads next to itself.
+ORT_FILES = (
+    "ort.webgpu.bundle.min.mjs",
+    "ort-wasm-simd-threaded.asyncify.wasm",
+    "ort.wasm.bundle.min.mjs",
+    "ort-wasm-simd-threaded.wasm",
+)
+
+
+def javascript(node_modules: Path, config: GlossaryConfig) -> list[str]:
+    """Scripts for every page: both are a few KB and fetch their runtimes only when used."""
+    scripts = [ASSET_URI + "mermaid-shim.js"]
+    if config.live_examples:
+        scripts.append(ASSET_URI + "live-example.js")
+    return scripts
+
+
+def files(catalog: Catalog, node_modules: Path, config: GlossaryConfig) -> Iterator[tuple[str, Path]]:
+    """(site path, source file) for every static file the plugin adds to the site."""
+    for path in sorted(PACKAGE_ASSETS.iterdir()):
+        if path.is_file():
+            yield ASSET_URI + path.name, path
+    mermaid = _require(node_modules, "mermaid/dist", "mermaid diagrams")
+    yield MERMAID_URI + "mermaid.esm.min.mjs", mermaid / "mermaid.esm.min.mjs"
+    for chunk in sorted((mermaid / "chunks" / "mermaid.esm.min").glob("*.mjs")):
+        yield f"{MERMAID_URI}chunks/mermaid.esm.min/{chunk.name}", chunk
+    if config.live_examples and catalog.models:
+        ort = _require(node_modules, "onnxruntime-web/dist", "live examples")
+        for name in ORT_FILES:
+            yield ORT_URI + name, ort / name
+    if config.cross_origin_isolation:
+        coi = _require(node_modules, "coi-serviceworker", "cross_origin_isolation")
+        # It must sit at the site root: from a sub-folder its scope misses the pages and the
+        # page reloads forever.
+        yield "coi-serviceworker.js", coi / "coi-serviceworker.js"
+
+
+def _require(node_modules: Path, sub: str, needed_for: str) -> Path:
+    path = node_modules / sub
+    if not path.is_dir():
+        raise PluginError(f"{path} is missing, and {needed_for} need it: run 'npm ci' in the "
+                          "project folder (the README's set-up does)")
+    return path

@@ -1,0 +1,37 @@
+"""The plugin's typed configuration (``plugins: - glossary: ...`` in mkdocs.yml)."""
+
+from __future__ import annotations
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+
+
+class GlossaryConfig(base.Config):
+    """Options of the ``glossary`` plugin. Paths resolve against the folder of mkdocs.yml."""
+
+    glossary_dir = c.Dir(exists=True, default="glossary")
+    """Folder of term files, one ``<slug>.md`` per term."""
+
+    models_dir = c.Optional(c.Dir(exists=True))
+    """Folder of example models, one ``<name>/model.onnx`` per model. Unset: no model pages."""
+
+    node_modules = c.Optional(c.Dir(exists=False))
+    """Where ``npm ci`` put onnxruntime-web, mermaid and coi-serviceworker (default: next to
+    mkdocs.yml)."""
+
+    set_name = c.Type(str, default="Glossary")
+    """Name of the term set, used in structured data (schema.org ``DefinedTermSet``)."""
+
+    model_size_budget_mb = c.Type(float, default=50.0)
+    """A model larger than this is too big to ship to a browser: its page warns."""
+
+    live_examples = c.Type(bool, default=True)
+    """Add a Run widget to model pages (onnxruntime-web, loaded only when Run is pressed)."""
+
+    cross_origin_isolation = c.Type(bool, default=False)
+    """Install coi-serviceworker at the site root so hosts without COOP/COEP headers (GitHub
+    Pages) get a cross-origin isolated page, hence WASM threads. Costs one reload on the first
+    visit."""
+
+    cache_dir = c.Type(str, default=".cache/onnx-glossary")
+    """Model analyses keyed by file content hash, relative to mkdocs.yml."""

@@ -1,0 +1,113 @@
+"""Shared plumbing for the `models/<name>/export.py` scripts.
+
+Pure onnx + numpy so that the scripts share one definition of the provenance keys and
+the parity check, while the site build (which never imports torch) can still import
+this package. The framework-specific parts stay in each script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnx
+
+# Keys every export script writes into metadata_props; model pages read them back.
+PROVENANCE_KEYS = (
+    "framework",
+    "framework_version",
+    "exporter_settings",
+    "export_script_sha256",
+    "parity_max_abs_diff",
+)
+
+
+class ParityError(RuntimeError):
+    """The exported model disagrees with the framework beyond the tolerance."""
+
+
+def parse_out_dir(script: str | Path, argv: list[str] | None = None) -> Path:
+    """Return the output folder from `--out DIR`, defaulting to the script's own folder.
+
+    Tests export into a temp folder so that they never touch the committed models.
+    """
+    here = Path(script).resolve().parent
+    parser = argparse.ArgumentParser(description=f"Export the example model in {here.name}/")
+    parser.add_argument("--out", type=Path, default=here, help="folder for model.onnx")
+    args = parser.parse_args(argv)
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def file_sha256(path: str | Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def max_abs_diff(expected: np.ndarray, actual: np.ndarray) -> float:
+    """Max absolute difference, computed in float64 so uint8 outputs cannot wrap around."""
+    if expected.shape != actual.shape:
+        raise ParityError(f"shape mismatch: framework {expected.shape}, onnxruntime {actual.shape}")
+    if expected.size == 0:
+        return 0.0
+    diff = np.abs(expected.astype(np.float64) - actual.astype(np.float64))
+    return float(diff.max())
+
+
+def check_parity(name: str, diff: float, tolerance: float) -> None:
+    """Fail the export loudly: a model that disagrees with its framework must not ship."""
+    if not diff <= tolerance:  # also catches NaN
+        raise ParityError(
+            f"{name}: onnxruntime output differs from the framework by {diff:.3g} "
+            f"(tolerance {tolerance:.3g}); fix the export before committing the model"
+        )
+
+
+def stamp_provenance(
+    model: onnx.ModelProto,
+    *,
+    framework: str,
+    framework_version: str,
+    exporter_settings: Mapping[str, Any],
+    script: str | Path,
+    parity_max_abs_diff: float,
+    extra: Mapping[str, str] | None = None,
+) -> None:
+    """Replace the model's metadata_props with the provenance entries, in a fixed order.
+
+    A fixed order (and no timestamps) keeps re-exports byte-identical.
+    """
+    entries = {
+        "framework": framework,
+        "framework_version": framework_version,
+        "exporter_settings": json.dumps(dict(exporter_settings), sort_keys=True),
+        "export_script_sha256": file_sha256(script),
+        "parity_max_abs_diff": f"{parity_max_abs_diff:.6g}",
+    }
+    entries.update(extra or {})
+    del model.metadata_props[:]
+    for key, value in entries.items():
+        model.metadata_props.add(key=key, value=value)
+
+
+def save_checked(model: onnx.ModelProto, path: Path) -> int:
+    """Check and save the model as one self-contained file; return its size in bytes."""
+    onnx.checker.check_model(model, full_check=True)
+    # Weights stay inside the file: the browser example would otherwise need externalData.
+    onnx.save_model(model, path, save_as_external_data=False)
+    return path.stat().st_size
+
+
+def run_main(main: Any) -> None:
+    """Run an export `main()`, turning a ParityError into a one-line message and exit 1."""
+    try:
+        main()
+    except ParityError as error:
+        print(f"error: {error}", file=sys.stderr)
+        raise SystemExit(1) from None

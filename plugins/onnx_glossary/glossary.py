@@ -1,0 +1,319 @@
+"""Glossary term files -> :class:`Term` objects -> a validated :class:`GlossaryIndex`.
+
+Pure: no MkDocs imports. Every problem is a :class:`Problem` naming ``path:line``; a term whose
+required fields are broken is left out of the index (its page cannot be made), a term with a
+lesser problem (an unknown related slug, say) keeps its page without the broken part.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import posixpath
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .frontmatter import (
+    Facts,
+    Question,
+    Source,
+    load_front_matter,
+    read_term_fields,
+    split_front_matter,
+)
+from .problems import ContentError, Problem
+
+SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+GLOSSARY_URI = "glossary"  # where term pages live in the site's docs namespace
+RESERVED_SLUGS = frozenset({"index"})
+
+
+@dataclass(frozen=True)
+class Term:
+    """One glossary entry, parsed and validated on its own."""
+
+    slug: str
+    path: str  # shown in messages, relative to the project root
+    title: str
+    category: str
+    updated: dt.date
+    summary: str
+    sources: tuple[Source, ...]
+    aka: tuple[str, ...] = ()
+    facts: Facts | None = None
+    mistakes: tuple[str, ...] = ()
+    faq: tuple[Question, ...] = ()
+    related: tuple[str, ...] = ()
+    models: tuple[str, ...] = ()
+    body: str = ""
+    body_line: int = 1
+    lines: dict[str, int] = field(default_factory=dict, compare=False, hash=False)
+    item_lines: dict[str, list[int]] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def src_uri(self) -> str:
+        """The term page's path in the site's docs namespace."""
+        return f"{GLOSSARY_URI}/{self.slug}.md"
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.title, *self.aka)
+
+    @property
+    def letter(self) -> str:
+        """The A-Z index letter: first letter or digit of the title; '#' for anything else."""
+        for char in self.title:
+            if char.isalpha():
+                return char.upper()
+            if char.isdigit():
+                return "#"
+        return "#"
+
+    @property
+    def sort_key(self) -> str:
+        return re.sub(r"[^0-9a-z]+", " ", self.title.casefold()).strip()
+
+
+def parse_term(text: str, path: str, slug: str) -> tuple[Term | None, list[Problem]]:
+    """Parse one term file. Returns ``None`` for the term when no page can be made of it."""
+    problems: list[Problem] = []
+    try:
+        split = split_front_matter(text, path)
+        data, problems = load_front_matter(split, path)
+    except ContentError as error:
+        return None, [error.problem]
+    if not SLUG_RE.match(slug) or slug in RESERVED_SLUGS:
+        problems.append(Problem(path, None, f"the file name '{slug}.md' is not a usable slug: use "
+                                "lowercase letters, digits and single hyphens (and not 'index')"))
+    values, field_problems = read_term_fields(data, path)
+    problems.extend(field_problems)
+    required = ("title", "category", "updated", "summary", "sources")
+    if any(key not in values for key in required):
+        return None, problems
+    term = Term(
+        slug=slug,
+        path=path,
+        body=split.body,
+        body_line=split.body_line,
+        lines={str(k): line for k, line in data.key_lines.items()},
+        item_lines={str(k): v.item_lines for k, v in data.items() if hasattr(v, "item_lines")},
+        **values,
+    )
+    return term, problems
+
+
+# ---------------------------------------------------------------------------------------------
+# Links written the MkDocs way: a relative markdown link to the term's file.
+
+_FENCE_RE = re.compile(r"^( {0,3})(`{3,}|~{3,}).*?^\1\2[ \t]*$", re.M | re.S)
+_CODE_SPAN_RE = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)", re.S)
+_INLINE_LINK_RE = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
+_REF_DEF_RE = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)", re.M)
+
+
+@dataclass(frozen=True)
+class Link:
+    line: int  # 1-based, within the text given
+    href: str
+
+
+def _blank_out(match: re.Match[str]) -> str:
+    # Keep newlines so that line numbers after a code block stay right.
+    return re.sub(r"[^\n]", " ", match.group(0))
+
+
+def find_links(markdown: str) -> Iterator[Link]:
+    """Links in markdown text, skipping code blocks and code spans."""
+    text = _FENCE_RE.sub(_blank_out, markdown)
+    text = _CODE_SPAN_RE.sub(_blank_out, text)
+    for regex in (_INLINE_LINK_RE, _REF_DEF_RE):
+        for match in regex.finditer(text):
+            yield Link(text.count("\n", 0, match.start(1)) + 1, match.group(1))
+
+
+def link_target(href: str, from_uri: str) -> str | None:
+    """The docs-namespace path a relative ``.md`` link points at, or ``None`` for other links."""
+    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", href) or href.startswith(("/", "#")):
+        return None
+    path = href.split("#", 1)[0].split("?", 1)[0]
+    if not path.endswith(".md"):
+        return None
+    return posixpath.normpath(posixpath.join(posixpath.dirname(from_uri), path))
+
+
+def term_slug_of(target: str) -> str | None:
+    """The slug if ``target`` is a term page's path (``glossary/<slug>.md``)."""
+    folder, name = posixpath.split(target)
+    if folder != GLOSSARY_URI or name == "index.md":
+        return None
+    return name[:-3]
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GlossaryIndex:
+    """All valid terms, and the ways into them."""
+
+    terms: tuple[Term, ...]  # sorted by title
+    by_slug: dict[str, Term]
+
+    @classmethod
+    def of(cls, terms: Iterable[Term]) -> GlossaryIndex:
+        ordered = tuple(sorted(terms, key=lambda t: (t.sort_key, t.slug)))
+        return cls(ordered, {t.slug: t for t in ordered})
+
+    def __len__(self) -> int:
+        return len(self.terms)
+
+    def categories(self) -> dict[str, tuple[Term, ...]]:
+        out: dict[str, list[Term]] = {}
+        for term in self.terms:
+            out.setdefault(term.category, []).append(term)
+        return {name: tuple(out[name]) for name in sorted(out, key=str.casefold)}
+
+    def letters(self) -> dict[str, tuple[Term, ...]]:
+        out: dict[str, list[Term]] = {}
+        for term in self.terms:
+            out.setdefault(term.letter, []).append(term)
+        return {letter: tuple(out[letter]) for letter in sorted(out, key=lambda x: (x == "#", x))}
+
+    def neighbours(self, term: Term) -> tuple[Term, ...]:
+        """Every other term of the same category: one hop from each other."""
+        return tuple(t for t in self.terms if t.category == term.category and t is not term)
+
+    def related(self, term: Term) -> tuple[Term, ...]:
+        return tuple(self.by_slug[s] for s in term.related if s in self.by_slug)
+
+    def resolve(self, href: str, from_uri: str) -> Term | None:
+        target = link_target(href, from_uri)
+        slug = term_slug_of(target) if target else None
+        return self.by_slug.get(slug) if slug else None
+
+
+def check_term_links(markdown: str, from_uri: str, index: GlossaryIndex, path: str,
+                     first_line: int) -> list[Problem]:
+    """Warn for each link to a term file that does not exist (``first_line`` = text's line 1)."""
+    problems = []
+    for link in find_links(markdown):
+        target = link_target(link.href, from_uri)
+        slug = term_slug_of(target) if target else None
+        if slug and slug not in index.by_slug:
+            problems.append(Problem(path, first_line + link.line - 1,
+                                    f"link to the unknown term '{slug}' ({link.href})"
+                                    f"{_nearest(slug, index.by_slug)}"))
+    return problems
+
+
+def _nearest(slug: str, known: Iterable[str]) -> str:
+    close = difflib.get_close_matches(slug, list(known), n=1, cutoff=0.6)
+    if close:
+        return f": did you mean '{close[0]}.md'?"
+    return ": create glossary/" + slug + ".md or fix the link"
+
+
+def load_glossary(glossary_dir: Path, display_root: Path,
+                  model_names: Sequence[str] | None = None) -> tuple[GlossaryIndex, list[Problem]]:
+    """Read every ``*.md`` in ``glossary_dir`` and validate the set as a whole.
+
+    ``model_names`` are the example models that exist; ``None`` skips that check.
+    """
+    terms: list[Term] = []
+    problems: list[Problem] = []
+    for file in sorted(glossary_dir.glob("*.md")):
+        shown = _display(file, display_root)
+        try:
+            text = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            problems.append(Problem(shown, None, f"cannot be read as UTF-8 text ({error})"))
+            continue
+        term, found = parse_term(text, shown, file.stem)
+        problems.extend(found)
+        if term is not None:
+            terms.append(term)
+    terms, found = _drop_duplicates(terms)
+    problems.extend(found)
+    index = GlossaryIndex.of(terms)
+    for term in index.terms:
+        problems.extend(_check_cross_references(term, index, model_names))
+    return index, problems
+
+
+def _display(file: Path, root: Path) -> str:
+    try:
+        return file.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return file.as_posix()
+
+
+def _drop_duplicates(terms: list[Term]) -> tuple[list[Term], list[Problem]]:
+    """Titles and aliases must be unique across terms, case-insensitively (search and links
+    would otherwise be ambiguous); the later file loses the clashing name."""
+    problems: list[Problem] = []
+    seen_slugs: dict[str, Term] = {}
+    kept: list[Term] = []
+    for term in terms:
+        other = seen_slugs.get(term.slug.casefold())
+        if other is not None:
+            problems.append(Problem(term.path, None, f"the slug '{term.slug}' duplicates "
+                                    f"{other.path}: rename one of the files"))
+            continue
+        seen_slugs[term.slug.casefold()] = term
+        kept.append(term)
+    owners: dict[str, tuple[Term, str]] = {}
+    for term in kept:
+        aka_lines = term.item_lines.get("aka", [])
+        for position, name in enumerate(term.names):
+            key = name.casefold()
+            if position == 0:
+                what, line = "title", term.lines.get("title")
+            else:
+                what = "alias"
+                line = aka_lines[position - 1] if position - 1 < len(aka_lines) else term.lines.get("aka")
+            owner = owners.get(key)
+            if owner is None:
+                owners[key] = (term, what)
+            elif owner[0] is term:
+                problems.append(Problem(term.path, line, f"the {what} '{name}' repeats this "
+                                        "term's own title or alias: remove it"))
+            else:
+                problems.append(Problem(term.path, line, f"the {what} '{name}' is already the "
+                                        f"{owner[1]} of {owner[0].path}: names must be unique "
+                                        "across terms (ignoring case); rename or remove one"))
+    return kept, problems
+
+
+def _check_cross_references(term: Term, index: GlossaryIndex,
+                            model_names: Sequence[str] | None) -> list[Problem]:
+    problems: list[Problem] = []
+    related_lines = term.item_lines.get("related", [])
+    for position, slug in enumerate(term.related):
+        line = related_lines[position] if position < len(related_lines) else term.lines.get("related")
+        if slug not in index.by_slug:
+            problems.append(Problem(term.path, line, f"'related' names the unknown term '{slug}'"
+                                    f"{_nearest(slug, index.by_slug)}"))
+        elif slug == term.slug:
+            problems.append(Problem(term.path, line, "'related' names the term itself: remove it"))
+    if model_names is not None:
+        model_lines = term.item_lines.get("models", [])
+        for position, name in enumerate(term.models):
+            if name not in model_names:
+                line = model_lines[position] if position < len(model_lines) else term.lines.get("models")
+                close = difflib.get_close_matches(name, list(model_names), n=1, cutoff=0.6)
+                hint = f": did you mean '{close[0]}'?" if close else (
+                    f": add models/{name}/model.onnx or use one of {', '.join(model_names) or 'none'}")
+                problems.append(Problem(term.path, line, f"'models' names the unknown model "
+                                        f"'{name}'{hint}"))
+    problems.extend(check_term_links(term.body, term.src_uri, index, term.path, term.body_line))
+    for position, text in enumerate(term.mistakes):
+        lines = term.item_lines.get("mistakes", [])
+        line = lines[position] if position < len(lines) else term.body_line
+        problems.extend(check_term_links(text, term.src_uri, index, term.path, line))
+    for question in term.faq:
+        problems.extend(check_term_links(question.answer, term.src_uri, index, term.path,
+                                         question.line or 1))
+    return problems
+

@@ -1,0 +1,287 @@
+"""Live examples: the JavaScript and Python snippets for a model, and the widget that runs one.
+
+Pure module (no MkDocs imports). The build writes :func:`render_snippet_js` to
+``models/<name>/example.mjs``; the widget rendered by :func:`render_live_example` imports that
+very file, so the code a reader sees is the code that ran in their browser.
+
+Everything read from a model (names, symbolic dimensions) is untrusted text. In the snippets it
+is only ever emitted as a JavaScript/Python string literal (see :class:`Code`); in the widget it
+goes through Jinja's autoescaping.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any, Protocol
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
+
+#: Default comparison with the build-time reference, used when reference.json names none.
+DEFAULT_TOLERANCE = {"atol": 1e-4, "rtol": 1e-3}
+
+#: Inputs with at most this many elements are written into the snippet; larger ones are read
+#: from reference.json next to the model (a page of numbers helps nobody).
+INLINE_LIMIT = 2048
+
+# ONNX element type -> (typed array built from plain JSON numbers, how to convert each number).
+_JS_ARRAYS: dict[str, tuple[str, str | None]] = {
+    "float32": ("Float32Array", None),
+    "float64": ("Float64Array", None),
+    "float16": ("Float16Array", None),
+    "int8": ("Int8Array", None),
+    "uint8": ("Uint8Array", None),
+    "int16": ("Int16Array", None),
+    "uint16": ("Uint16Array", None),
+    "int32": ("Int32Array", None),
+    "uint32": ("Uint32Array", None),
+    "int64": ("BigInt64Array", "BigInt"),
+    "uint64": ("BigUint64Array", "BigInt"),
+    "bool": ("Uint8Array", "Number"),
+}
+
+
+class _Tensor(Protocol):
+    name: str
+    elem_type: str
+    shape: Sequence[int | str | None] | None
+
+
+class _Facts(Protocol):
+    """What this module reads from :class:`onnx_glossary.model_facts.ModelFacts`."""
+
+    name: str
+
+    @property
+    def inputs(self) -> Sequence[_Tensor]: ...
+
+
+class Code(str):
+    """Text already encoded as a literal of the target language, safe to splice into a snippet."""
+
+
+def js(value: Any) -> Code:
+    """A JavaScript literal for a JSON-able value.
+
+    ``ensure_ascii`` escapes U+2028/U+2029 and every other non-ASCII character, so a hostile
+    name cannot end a line, a string or a comment.
+    """
+    return Code(json.dumps(value, ensure_ascii=True, allow_nan=False))
+
+
+def py(value: Any) -> Code:
+    """A Python literal. Strings are written as JSON strings (ASCII-only, double-quoted), which
+    Python reads back unchanged; numbers and booleans with ``repr``."""
+    if isinstance(value, str):
+        return js(value)
+    if isinstance(value, list | tuple):
+        items = [py(item) for item in value]
+        if isinstance(value, tuple) and len(items) == 1:
+            return Code(f"({items[0]},)")
+        inner = ", ".join(items)
+        return Code(f"[{inner}]" if isinstance(value, list) else f"({inner})")
+    return Code(repr(value))
+
+
+def _wrapped(values: Sequence[Any], encode: Any, indent: str, per_line: int = 6) -> Code:
+    """A list literal with ``per_line`` values a line, so a code block stays readable."""
+    if len(values) <= per_line:
+        return Code("[" + ", ".join(encode(v) for v in values) + "]")
+    lines = [
+        indent + "  " + ", ".join(encode(v) for v in values[i : i + per_line]) + ","
+        for i in range(0, len(values), per_line)
+    ]
+    return Code("[\n" + "\n".join(lines) + "\n" + indent + "]")
+
+
+def _only_code(value: Any) -> Any:
+    # Jinja `finalize` hook of the snippet environment: a plain str reaching a snippet template
+    # would be unescaped model text, so refuse it instead of emitting it.
+    if isinstance(value, str) and not isinstance(value, Code):
+        raise TypeError(f"snippet templates only accept encoded Code, got raw text {value!r}")
+    return value
+
+
+@cache
+def _html_env() -> Environment:
+    return Environment(
+        loader=PackageLoader("onnx_glossary", "templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+    )
+
+
+@cache
+def _code_env() -> Environment:
+    env = Environment(
+        loader=PackageLoader("onnx_glossary", "templates"),
+        autoescape=False,
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        finalize=_only_code,
+    )
+    env.filters["js"] = js
+    env.filters["py"] = py
+    # For expressions built in a template from parts that are already Code (never model text).
+    env.filters["safe_code"] = Code
+    return env
+
+
+def tolerance(reference: Mapping[str, Any]) -> dict[str, float]:
+    """The comparison tolerance: the reference's own, else :data:`DEFAULT_TOLERANCE`."""
+    given = reference.get("tolerance") or {}
+    return {key: float(given.get(key, default)) for key, default in DEFAULT_TOLERANCE.items()}
+
+
+def free_dimension_overrides(facts: _Facts, reference: Mapping[str, Any]) -> dict[str, int]:
+    """Symbolic input dimensions of the model pinned to the sample's sizes.
+
+    Only names the model itself declares are returned: onnxruntime silently ignores an unknown
+    name, so a wrong one would look fine and do nothing. A name used with two different sample
+    sizes cannot be pinned and is left out.
+    """
+    sample_dims = {entry["name"]: entry["dims"] for entry in reference.get("inputs", [])}
+    sizes: dict[str, set[int]] = {}
+    for tensor in facts.inputs:
+        dims = sample_dims.get(tensor.name)
+        if dims is None or tensor.shape is None or len(dims) != len(tensor.shape):
+            continue
+        for declared, size in zip(tensor.shape, dims, strict=True):
+            if isinstance(declared, str) and declared:
+                sizes.setdefault(declared, set()).add(int(size))
+    return {name: next(iter(found)) for name, found in sorted(sizes.items()) if len(found) == 1}
+
+
+def _inputs(facts: _Facts, reference: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Per model input: literal name, type, sample dims, and where its sample data comes from."""
+    samples = {entry["name"]: entry for entry in reference.get("inputs", [])}
+    image = reference.get("image") or {}
+    result = []
+    for tensor in facts.inputs:
+        sample = samples.get(tensor.name)
+        if sample is None:
+            raise ValueError(f"reference.json has no sample for input {tensor.name!r}")
+        elem_type = str(sample.get("type") or tensor.elem_type)
+        dims = [int(d) for d in sample["dims"]]
+        count = math.prod(dims)
+        source = "image" if tensor.name == image.get("input") else (
+            "inline" if count <= INLINE_LIMIT else "reference"
+        )
+        array, convert = _JS_ARRAYS.get(elem_type, ("", None))
+        result.append(
+            {
+                "name": js(tensor.name),
+                "py_name": py(tensor.name),
+                "type": js(elem_type),
+                "py_dtype": py("object" if elem_type == "string" else elem_type),
+                "is_string": elem_type == "string",
+                "array": Code(array),
+                "convert": Code(convert) if convert else None,
+                "dims": js(dims),
+                "py_shape": py(tuple(dims)),
+                "source": source,
+                "data": _wrapped(sample["data"], js, "  ") if source == "inline" else None,
+                "py_data": _wrapped(sample["data"], py, "    ") if source == "inline" else None,
+            }
+        )
+    return result
+
+
+def _snippet_context(facts: _Facts, reference: Mapping[str, Any]) -> dict[str, Any]:
+    image = reference.get("image")
+    inputs = _inputs(facts, reference)
+    return {
+        "model": js(facts.name),
+        "py_model": py(facts.name),
+        "inputs": inputs,
+        "overrides": [
+            {"name": js(name), "size": js(size)}
+            for name, size in free_dimension_overrides(facts, reference).items()
+        ],
+        "image": image
+        and {
+            "src": js("./" + str(image["src"])),
+            "py_src": py(str(image["src"])),
+            "width": js(int(image["width"])),
+            "height": js(int(image["height"])),
+        },
+        "needs_reference": any(entry["source"] == "reference" for entry in inputs),
+    }
+
+
+def render_snippet_js(facts: _Facts, reference: Mapping[str, Any]) -> str:
+    """The text of ``example.mjs``: what the reader sees and what the widget imports and runs."""
+    template = _code_env().get_template("example.mjs.jinja")
+    return template.render(_snippet_context(facts, reference))
+
+
+def render_snippet_python(facts: _Facts, reference: Mapping[str, Any]) -> str:
+    """The same example with Python onnxruntime, run next to ``model.onnx``."""
+    template = _code_env().get_template("example.py.jinja")
+    return template.render(_snippet_context(facts, reference))
+
+
+def _highlight(code: str, language: str) -> Markup:
+    """Pygments HTML shaped like Material's code blocks (copy button, palette colours)."""
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+    from pygments.lexers import get_lexer_by_name
+
+    # stripnl=False keeps leading/trailing blank lines, so the block's text equals the file.
+    lexer = get_lexer_by_name(language, stripnl=False, ensurenl=False)
+    body = highlight(code, lexer, HtmlFormatter(nowrap=True))
+    return Markup(
+        f'<div class="language-{language} highlight"><pre><span></span><code>{body}</code></pre></div>'
+    )
+
+
+def widget_context(
+    facts: _Facts, reference: Mapping[str, Any], model_base_url: str
+) -> dict[str, Any]:
+    """Values for ``templates/live_example.html`` (plain text; the template escapes them)."""
+    base = model_base_url if model_base_url.endswith("/") else model_base_url + "/"
+    image = reference.get("image")
+    tol = tolerance(reference)
+    return {
+        "name": facts.name,
+        "dom_id": "live-example-" + "".join(c if c.isalnum() else "-" for c in facts.name),
+        "example_url": base + "example.mjs",
+        "reference_url": base + "reference.json",
+        "model_url": base + "model.onnx",
+        "image": image
+        and {
+            "input": str(image["input"]),
+            "url": base + str(image["src"]),
+            "width": int(image["width"]),
+            "height": int(image["height"]),
+        },
+        "atol": f"{tol['atol']:g}",
+        "rtol": f"{tol['rtol']:g}",
+        "inputs": [
+            {"name": t.name, "type": t.elem_type, "shape": _shape_text(t.shape)}
+            for t in facts.inputs
+        ],
+        "overrides": free_dimension_overrides(facts, reference),
+        "code_js": _highlight(render_snippet_js(facts, reference), "js"),
+        "code_python": _highlight(render_snippet_python(facts, reference), "python"),
+    }
+
+
+def _shape_text(shape: Sequence[int | str | None] | None) -> str:
+    if shape is None:
+        return "unknown rank"
+    return "[" + ", ".join("?" if d is None else str(d) for d in shape) + "]"
+
+
+def render_live_example(
+    facts: _Facts, reference: Mapping[str, Any], model_base_url: str
+) -> Markup:
+    """The widget's HTML for a page; ``model_base_url`` leads from that page to the model folder."""
+    template = _html_env().get_template("live_example.html")
+    return Markup(template.render(widget_context(facts, reference, model_base_url)))

@@ -1,0 +1,189 @@
+"""The MkDocs adapter: thin hooks that call the core modules.
+
+Data flows one way: files (``glossary/``, ``models/``) -> parsed objects (``glossary``,
+``catalog``) -> rendered markdown (``render``) -> MkDocs pages -> site assets. Nothing here
+writes into ``glossary/``, ``docs/`` or ``models/``: generated pages are virtual files.
+"""
+
+from __future__ import annotations
+
+import html
+import mimetypes
+import os
+import posixpath
+from pathlib import Path
+from typing import Any, Literal
+
+from jinja2 import Environment
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.livereload import LiveReloadServer
+from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+from . import assets, catalog, render
+from .config import GlossaryConfig
+from .glossary import GLOSSARY_URI, GlossaryIndex, Term, check_term_links, load_glossary
+from .markdown_ext import GlossaryExtension, SiteContext
+from .problems import Problem
+
+log = get_plugin_logger(__name__)
+
+THEME_DIR = Path(__file__).parent / "theme"
+
+
+class GlossaryPlugin(BasePlugin[GlossaryConfig]):
+    """Glossary term pages, an A-Z index, model pages and live examples."""
+
+    def __init__(self) -> None:
+        self.context = SiteContext(report=self._warn)
+        self.index = GlossaryIndex.of(())
+        self.catalog = catalog.Catalog.empty()
+        self.analysis_cache = catalog.AnalysisCache(None)
+        self.terms_by_uri: dict[str, Term] = {}
+        self.root = Path.cwd()
+        self.node_modules = Path("node_modules")
+        self.use_directory_urls = True
+
+    # -- set-up -----------------------------------------------------------------------------
+
+    def on_startup(self, *, command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
+        # Model analyses survive `mkdocs serve` rebuilds: the plugin object is kept between
+        # them when it is created at start-up, and the on-disk cache survives restarts.
+        self.analysis_cache = catalog.AnalysisCache(None)
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        self.root = Path(config.config_file_path or ".").resolve().parent
+        self.node_modules = Path(self.config.node_modules or self.root / "node_modules")
+        self.analysis_cache.directory = self.root / self.config.cache_dir
+        self.use_directory_urls = config.use_directory_urls
+        config.markdown_extensions.append(GlossaryExtension(self.context))  # type: ignore[arg-type]
+        config.theme.dirs.insert(1 if config.theme.custom_dir else 0, str(THEME_DIR))
+        config.extra_css.append(assets.CSS_URI)
+        config.extra_javascript.extend(assets.javascript(self.node_modules, self.config))
+        # `mkdocs serve` guesses types from the OS tables, which may lack these; a module
+        # script served as anything but JavaScript fails hard.
+        mimetypes.add_type("text/javascript", ".mjs")
+        mimetypes.add_type("application/wasm", ".wasm")
+        return config
+
+    # -- content ------------------------------------------------------------------------------
+
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        models_dir = Path(self.config.models_dir) if self.config.models_dir else None
+        self.catalog, problems = catalog.load_catalog(
+            models_dir, self.root, self.analysis_cache,
+            size_budget_bytes=int(self.config.model_size_budget_mb * 1_000_000),
+            node_modules=self.node_modules)
+        self._warn_all(problems)
+        self.index, problems = load_glossary(Path(self.config.glossary_dir), self.root,
+                                             model_names=sorted(self.catalog.models))
+        self._warn_all(problems)
+        self.context.index = self.index
+        self.context.embed = self._embed
+        self.terms_by_uri = {term.src_uri: term for term in self.index.terms}
+
+        use_dir = config.use_directory_urls
+        index_uri = f"{GLOSSARY_URI}/index.md"
+        for term in self.index.terms:
+            content = render.render_term_page(term, self.index, use_directory_urls=use_dir,
+                                              index_uri=index_uri)
+            self._add(files, config, term.src_uri, content, edit=self.root / term.path)
+        self._add(files, config, index_uri, render.render_glossary_index(self.index),
+                  edit=Path(self.config.glossary_dir))
+        for src_uri, content in catalog.generated_files(self.catalog, use_directory_urls=use_dir,
+                                                         live=self.config.live_examples):
+            self._add(files, config, src_uri, content)
+        for src_uri, source in assets.files(self.catalog, self.node_modules, self.config):
+            self._add(files, config, src_uri, source)
+        return files
+
+    def on_page_markdown(self, markdown: str, /, *, page: Page, config: MkDocsConfig,
+                         files: Files) -> str:
+        self.context.current_uri = page.file.src_uri
+        term = self.terms_by_uri.get(page.file.src_uri)
+        if term is not None:
+            self.context.current_path, self.context.line_offset = term.path, 0
+            self._describe_term(page, term, config)
+            return markdown
+        self.context.current_path = self._shown_path(page.file)
+        self.context.line_offset = _front_matter_lines(page.file, markdown)
+        if not page.file.generated_by:
+            self._warn_all(check_term_links(markdown, page.file.src_uri, self.index,
+                                            self.context.current_path,
+                                            self.context.line_offset + 1))
+        return markdown
+
+    def on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:
+        env.globals["onnx_glossary"] = {
+            "live_examples": self.config.live_examples and bool(self.catalog.models),
+            "isolation": self.config.cross_origin_isolation,
+            "ort": assets.ORT_URI,
+        }
+        return env
+
+    def on_serve(self, server: LiveReloadServer, /, *, config: MkDocsConfig,
+                 builder: Any) -> LiveReloadServer:
+        server.watch(str(self.config.glossary_dir))
+        if self.config.models_dir:
+            server.watch(str(self.config.models_dir))
+        return server
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _describe_term(self, page: Page, term: Term, config: MkDocsConfig) -> None:
+        # Material writes page.meta.description into an attribute without escaping it.
+        page.meta["description"] = html.escape(term.summary, quote=True)
+        site_url = config.site_url or ""
+        use_dir = config.use_directory_urls
+        page_abs = site_url + render.page_url(term.src_uri, use_dir) if site_url else None
+        index_abs = site_url + render.page_url(f"{GLOSSARY_URI}/index.md", use_dir) if site_url else None
+        page.meta["onnx_glossary_jsonld"] = [
+            render.json_ld(item) for item in
+            render.term_json_ld(term, index_abs, page_abs, self.config.set_name)]
+
+    def _embed(self, kind: str, name: str, from_uri: str) -> str | None:
+        return catalog.render_embed(self.catalog, kind, name, from_uri,
+                                    use_directory_urls=self.use_directory_urls,
+                                    live=self.config.live_examples)
+
+    def _add(self, files: Files, config: MkDocsConfig, src_uri: str, content: str | bytes | Path,
+             edit: Path | None = None) -> None:
+        existing = files.get_file_from_path(src_uri)
+        if existing is not None and not existing.generated_by:
+            raise PluginError(f"{Path(config.docs_dir, src_uri)} clashes with a page the glossary "
+                              f"plugin generates at {src_uri}: move or rename it")
+        if existing is not None:
+            files.remove(existing)
+        if isinstance(content, Path):
+            file = File.generated(config, src_uri, abs_src_path=str(content))
+        else:
+            file = File.generated(config, src_uri, content=content)
+        if edit is not None:
+            file.edit_uri = posixpath.normpath(os.path.relpath(edit, config.docs_dir)).replace(os.sep, "/")
+        files.append(file)
+
+    def _shown_path(self, file: File) -> str:
+        if file.abs_src_path:
+            try:
+                return Path(file.abs_src_path).resolve().relative_to(self.root).as_posix()
+            except ValueError:
+                return file.abs_src_path
+        return file.src_uri
+
+    def _warn(self, problem: Problem) -> None:
+        log.warning(str(problem))
+
+    def _warn_all(self, problems: list[Problem]) -> None:
+        for problem in problems:
+            self._warn(problem)
+
+
+def _front_matter_lines(file: File, markdown: str) -> int:
+    """How many source lines precede ``markdown`` (MkDocs strips the front matter)."""
+    if file.generated_by:
+        return 0
+    source = file.content_string  # the text MkDocs read; front matter still in it
+    at = source.find(markdown[:200]) if markdown.strip() else -1
+    return source.count("\n", 0, at) if at > 0 else 0

@@ -1,0 +1,178 @@
+"""Real-browser test helpers: a static server for a built site, headless Chromium, a page probe.
+
+Used by the live-example tests and the lead's term-page checks. Nothing here mocks the browser
+or the runtime: the server sends real files with real headers, Chromium is the system one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+CHROMIUM = "/usr/bin/chromium"
+
+#: Flags that work as root on a machine without a GPU (see PLATFORM.md).
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
+
+#: A software WebGPU adapter (SwiftShader): tests the WebGPU path, says nothing about speed.
+WEBGPU_FLAG = "--enable-unsafe-webgpu"
+
+ISOLATION_HEADERS = {
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Embedder-Policy": "require-corp",
+}
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    """Serves ``root`` under ``prefix``; 404 for ``missing``; optional extra headers."""
+
+    extensions_map = {  # noqa: RUF012 - class attribute of the stdlib handler
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+        ".wasm": "application/wasm",
+        ".json": "application/json",
+        ".onnx": "application/octet-stream",
+        ".css": "text/css",
+        ".svg": "image/svg+xml",
+    }
+
+    def __init__(self, *args, server_state: StaticServer, **kwargs):
+        self.state = server_state
+        super().__init__(*args, directory=str(server_state.root), **kwargs)
+
+    def translate_path(self, path: str) -> str:
+        # Only URLs under the prefix exist; the rest of the origin is empty, like GitHub Pages.
+        url_path = unquote(urlsplit(path).path)
+        if not url_path.startswith(self.state.prefix):
+            return str(self.state.root / ".outside-the-prefix" / "missing")
+        return super().translate_path("/" + url_path[len(self.state.prefix) :])
+
+    def send_head(self):  # type: ignore[override]
+        url_path = unquote(urlsplit(self.path).path)
+        self.state.requests.append(url_path)
+        if url_path in self.state.missing:
+            self.send_error(404, "Not Found")
+            return None
+        return super().send_head()
+
+    def end_headers(self) -> None:
+        for name, value in self.state.headers.items():
+            self.send_header(name, value)
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 - stdlib signature
+        pass
+
+
+@dataclass
+class StaticServer:
+    """A threaded HTTP server on 127.0.0.1 (random port) serving ``root`` at ``prefix``.
+
+    ``headers`` are added to every response (e.g. :data:`ISOLATION_HEADERS`); URL paths in
+    ``missing`` answer 404 (fault tests); ``requests`` records every path asked for.
+    """
+
+    root: Path
+    prefix: str = "/"
+    headers: dict[str, str] = field(default_factory=dict)
+    missing: set[str] = field(default_factory=set)
+    requests: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not (self.prefix.startswith("/") and self.prefix.endswith("/")):
+            raise ValueError(f"prefix must start and end with '/': {self.prefix!r}")
+        handler = functools.partial(_Handler, server_state=self)
+        self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    @property
+    def origin(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}"
+
+    @property
+    def url(self) -> str:
+        """The site root URL, e.g. ``http://127.0.0.1:PORT/repo/``."""
+        return self.origin + self.prefix
+
+    def __enter__(self) -> StaticServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+
+@contextlib.contextmanager
+def chromium(*, webgpu: bool = False, extra_args: Iterable[str] = ()) -> Iterator:
+    """A headless system Chromium (playwright ``Browser``) on a fresh, temporary profile.
+
+    Playwright's ``launch`` gives every browser its own new user-data-dir and every
+    ``browser.new_context()`` its own cache and storage, so tests do not share state.
+    """
+    from playwright.sync_api import sync_playwright
+
+    args = [*CHROMIUM_FLAGS, *([WEBGPU_FLAG] if webgpu else []), *extra_args]
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@dataclass
+class PageProbe:
+    """Everything a page said or asked for that a reader would not want to see.
+
+    ``other_origin`` lists every request that left the site's origin (CDNs, fonts, analytics).
+    """
+
+    origin: str
+    console: list[tuple[str, str]] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+    other_origin: list[str] = field(default_factory=list)
+
+    def attach(self, page) -> PageProbe:
+        page.on("console", lambda m: self.console.append((m.type, m.text)))
+        page.on("pageerror", lambda e: self.page_errors.append(str(e)))
+        page.on("request", self._request)
+        return self
+
+    def _request(self, request) -> None:
+        url = request.url
+        self.requests.append(url)
+        if not url.startswith((self.origin + "/", "data:", "blob:")):
+            self.other_origin.append(url)
+
+    @property
+    def errors(self) -> list[str]:
+        return [text for kind, text in self.console if kind == "error"] + self.page_errors
+
+    @property
+    def warnings(self) -> list[str]:
+        return [text for kind, text in self.console if kind == "warning"]
+
+    def fetched(self, fragment: str) -> list[str]:
+        """Requests whose URL contains ``fragment``."""
+        return [url for url in self.requests if fragment in url]
