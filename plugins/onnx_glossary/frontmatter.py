@@ -305,7 +305,7 @@ class Source:
     url: str
 
 
-def _read_sources(value: Any, reader: Reader) -> tuple[Source, ...]:
+def _read_sources(value: Any, reader: Reader) -> tuple[Source, ...] | None:
     out = []
     for item, line in reader.items(value, "sources"):
         source = reader.mapping(item, "each source", {"title": True, "url": True}, line)
@@ -324,7 +324,7 @@ def _read_sources(value: Any, reader: Reader) -> tuple[Source, ...]:
         out.append(Source(title, url))
     if not out and not reader.problems:
         reader.fail("'sources' is empty: list at least one specification or documentation page")
-    return tuple(out)
+    return tuple(out) or None  # a term with no usable source is not published
 
 
 def _key_line(mapping: dict[str, Any], key: str) -> int | None:

@@ -463,10 +463,15 @@ def _check(path: Path, model: ModelProto, warnings: list[str]) -> None:
         # shape-inference part of full_check is run separately so that it only warns.
         onnx.checker.check_model(str(path), full_check=False)
     except onnx.checker.ValidationError as error:
-        first_line = str(error).strip().splitlines()[0] if str(error).strip() else "invalid"
         raise ModelError(
-            f"{path}: fails the ONNX checker: {first_line}; fix the exporter or re-export"
+            f"{path}: fails the ONNX checker: {_one_line(error)}; fix the exporter or re-export"
         ) from None
+
+
+def _one_line(error: Exception, limit: int = 300) -> str:
+    """The checker's message, which spans lines mid-sentence, as one capped line."""
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _opsets(imports: Any, warnings: list[str]) -> dict[str, int]:
@@ -487,8 +492,7 @@ def _infer_shapes(model: ModelProto, warnings: list[str]) -> tuple[dict[str, Typ
     try:
         inferred = onnx.shape_inference.infer_shapes(model, check_type=True, strict_mode=True)
     except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError) as error:
-        first_line = str(error).strip().splitlines()[0] if str(error).strip() else "failed"
-        warnings.append(f"Shape inference failed: {first_line}")
+        warnings.append(f"Shape inference failed: {_one_line(error)}")
         return {}, False
     return {value.name: value.type for value in inferred.graph.output}, True
 

@@ -1,0 +1,63 @@
+# Two commands do everything on a fresh Debian/Ubuntu machine with Python 3.11 and Node 20:
+#   make serve   builds the site and serves it on http://127.0.0.1:8000/ (live reload)
+#   make test    runs the whole test suite (unit, site builds, real Chromium)
+# Both set up what they need first (a virtual environment, npm packages, Chromium) and are
+# quick once that is done.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: serve build test lint models bench setup setup-export chromium clean
+
+serve: setup
+	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
+
+build: setup
+	$(BIN)/mkdocs build --strict
+
+test: setup setup-export chromium
+	$(BIN)/pytest
+
+lint: setup
+	$(BIN)/ruff check plugins tests scripts models
+	$(BIN)/mypy
+
+# Re-export every example model with its parity check (needs the export extra: torch, sklearn).
+models: setup-export
+	$(BIN)/python scripts/export_models.py
+
+bench: setup chromium
+	$(BIN)/python scripts/bench_build.py
+	$(BIN)/python scripts/bench_live.py
+
+setup: $(VENV)/.installed node_modules/.installed
+
+$(VENV)/.installed: pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11) and "Python 3.11 is needed: run make PYTHON=python3.11")'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+setup-export: $(VENV)/.installed-export
+
+# torch is pinned ==2.13.0 in pyproject.toml: a looser pin pulls a multi-GB CUDA build.
+$(VENV)/.installed-export: $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e '.[test,export]'
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# Debian's Chromium, driven by Python playwright (playwright's own browser download cannot
+# work offline). Installing needs root, or sudo.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || test -x /usr/bin/chromium || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
+
+clean:
+	rm -rf site .cache .pytest_cache

@@ -1,0 +1,108 @@
+"""Build a real MkDocs site in-process and collect its warnings (used by the site tests)."""
+
+from __future__ import annotations
+
+import logging
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+from mkdocs.exceptions import Abort
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Built:
+    site: Path
+    warnings: list[str] = field(default_factory=list)
+    aborted: bool = False
+
+    def page(self, url_path: str) -> str:
+        return (self.site / url_path / "index.html").read_text(encoding="utf-8")
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def build_site(config_file: Path, *, strict: bool = False, site_dir: Path | None = None,
+               **overrides: object) -> Built:
+    site = site_dir or config_file.parent / "site"
+    handler = _Collect()
+    logger = logging.getLogger("mkdocs")
+    logger.addHandler(handler)
+    try:
+        config = load_config(str(config_file), strict=strict, site_dir=str(site), **overrides)
+        config.plugins.on_startup(command="build", dirty=False)
+        try:
+            build(config)
+            aborted = False
+        except Abort:
+            aborted = True
+        finally:
+            config.plugins.on_shutdown()
+    finally:
+        logger.removeHandler(handler)
+    return Built(site, handler.messages, aborted)
+
+
+MKDOCS_YML = """\
+site_name: Tiny glossary
+site_url: https://example.github.io/repo/
+repo_url: https://github.com/example/repo
+edit_uri: edit/main/docs/
+theme:
+  name: material
+  font: false
+  features: [navigation.instant, content.tooltips, content.action.edit]
+nav:
+  - Home: index.md
+  - Glossary: glossary/index.md
+plugins:
+  - search
+  - glossary:
+      node_modules: {node_modules}
+      set_name: Tiny set
+markdown_extensions: [attr_list, md_in_html, toc]
+"""
+
+
+def write_project(root: Path, terms: dict[str, str], docs: dict[str, str] | None = None,
+                  yml: str | None = None) -> Path:
+    """A project folder with mkdocs.yml, docs/ and glossary/; returns the mkdocs.yml path."""
+    (root / "docs").mkdir(parents=True, exist_ok=True)
+    (root / "glossary").mkdir(exist_ok=True)
+    for name, text in (docs or {"index.md": "# Home\n"}).items():
+        (root / "docs" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "docs" / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    for slug, text in terms.items():
+        (root / "glossary" / f"{slug}.md").write_text(textwrap.dedent(text), encoding="utf-8")
+    config = root / "mkdocs.yml"
+    config.write_text(yml or MKDOCS_YML.format(node_modules=REPO / "node_modules"), encoding="utf-8")
+    return config
+
+
+def term(title: str, category: str = "Cat A", *, extra: str = "", body: str = "Body text.\n",
+         summary: str | None = None) -> str:
+    """A valid term file's text; ``extra`` adds front-matter lines."""
+    return (
+        "---\n"
+        f"title: {title}\n"
+        f"category: {category}\n"
+        "updated: 2026-11-30\n"
+        f"summary: {summary or title + ' in one sentence.'}\n"
+        "sources:\n"
+        "  - title: Spec\n"
+        "    url: https://example.org/spec\n"
+        f"{extra}"
+        "---\n"
+        f"{body}"
+    )

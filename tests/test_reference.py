@@ -1,0 +1,191 @@
+"""example.yml parsing and the reference outputs the browser widget compares against."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import numpy_helper
+from onnx_glossary.model_facts import BrowserRuntime, analyse_model
+from onnx_glossary.reference import (
+    ExampleSpec,
+    compute_reference,
+    load_example_spec,
+    parse_example_spec,
+    run_model,
+)
+from PIL import Image
+
+from . import model_builders as build
+
+ROOT = Path(__file__).resolve().parent.parent
+MODELS = ROOT / "models"
+LIGHT = Path(onnx.__file__).parent / "backend" / "test" / "data" / "light"
+RUNTIME = BrowserRuntime()
+
+
+def write_spec(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "example.yml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# -- example.yml ------------------------------------------------------------------------
+
+
+def test_spec_defaults_without_file(tmp_path):
+    assert load_example_spec(tmp_path) == ExampleSpec()
+    assert (ExampleSpec().atol, ExampleSpec().rtol) == (1e-4, 1e-3)
+
+
+def test_spec_full(tmp_path):
+    path = write_spec(tmp_path, "dims:\n  batch: 2\n  seq: 5\ntolerance: {atol: 1e-5, rtol: 0}\n"
+                                "image: sample.png\n")
+    spec = parse_example_spec(path)
+    assert dict(spec.dims) == {"batch": 2, "seq": 5}
+    assert (spec.atol, spec.rtol, spec.image) == (1e-5, 0.0, "sample.png")
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "fragment"),
+    [
+        ("dims:\n  batch: 2\ncolour: red\n", 3, "unknown key 'colour'"),
+        ("dims:\n  batch: two\n", 2, "dims.batch must be a non-negative integer"),
+        ("dims:\n  batch: 0\n", 2, "at least 1"),
+        ("dims: [1, 2]\n", 1, "dims must be a mapping"),
+        ("tolerance:\n  atol: -1\n", 2, "tolerance.atol must be a non-negative number"),
+        ("tolerance:\n  atol: 1\n  tol: 2\n", 3, "unknown tolerance key 'tol'"),
+        ("image: [a.png]\n", 1, "image must be a file name"),
+        ("image: ../secret.png\n", 1, "in the model folder"),
+    ],
+)
+def test_spec_errors_name_file_and_line(tmp_path, text, line, fragment):
+    path = write_spec(tmp_path, text)
+    with pytest.raises(ValueError) as caught:
+        parse_example_spec(path)
+    assert str(caught.value).startswith(f"{path}:{line}: ")
+    assert fragment in str(caught.value)
+
+
+def test_spec_invalid_yaml(tmp_path):
+    with pytest.raises(ValueError, match="not valid YAML"):
+        parse_example_spec(write_spec(tmp_path, "dims: {batch: 2\n"))
+
+
+def test_committed_specs_parse():
+    for path in MODELS.glob("*/example.yml"):
+        parse_example_spec(path)
+
+
+# -- references -------------------------------------------------------------------------
+
+
+def reference_for(model: onnx.ModelProto, tmp_path: Path, spec: ExampleSpec | None = None):
+    path = build.save(model, tmp_path / "m")
+    facts = analyse_model(path, runtime=RUNTIME)
+    return compute_reference(path, facts, spec or ExampleSpec(), path.parent)
+
+
+def test_linear_reference_matches_numpy(tmp_path):
+    built = build.linear()
+    reference = reference_for(built, tmp_path, ExampleSpec(dims={"batch": 2}))
+    data = json.loads(reference.to_json())
+    assert list(data) == ["model", "onnxruntime", "dims", "inputs", "outputs", "tolerance", "image"]
+    assert data["dims"] == {"batch": 2}
+    assert data["tolerance"] == {"atol": 1e-4, "rtol": 1e-3}
+    assert data["image"] is None
+    (x,) = data["inputs"]
+    assert (x["name"], x["type"], x["dims"]) == ("x", "float32", [2, 3])
+    weights = {t.name: numpy_helper.to_array(t) for t in built.graph.initializer}
+    inputs = np.array(x["data"], np.float32).reshape(2, 3)
+    expected = inputs @ weights["W"].T + weights["b"]
+    (y,) = data["outputs"]
+    assert (y["name"], y["type"], y["dims"]) == ("y", "float32", [2, 1])
+    np.testing.assert_allclose(np.array(y["data"], np.float32).reshape(2, 1), expected, rtol=1e-6)
+
+
+def test_reference_is_deterministic(tmp_path):
+    first = reference_for(build.linear(), tmp_path / "a").to_json()
+    second = reference_for(build.linear(), tmp_path / "b").to_json()
+    assert first == second
+
+
+def test_float_json_values_read_back_exactly(tmp_path):
+    reference = reference_for(build.linear(), tmp_path, ExampleSpec(dims={"batch": 8}))
+    output = reference.outputs[0]
+    ran = run_model(tmp_path / "m" / "model.onnx",
+                    {"x": np.array(reference.inputs[0].data, np.float32).reshape(8, 3)})
+    assert np.array_equal(np.array(output.data, np.float32), ran["y"].reshape(-1))
+
+
+def test_non_float_inputs(tmp_path):
+    reference = reference_for(build.mixed_inputs(), tmp_path,
+                              ExampleSpec(dims={"batch": 2, "sequence": 3, "height": 2}))
+    data = json.loads(reference.to_json())
+    inputs = {item["name"]: item for item in data["inputs"]}
+    assert data["dims"] == {"batch": 2, "sequence": 3, "height": 2, "width": 1}
+    assert inputs["ids"]["type"] == "int64" and inputs["ids"]["dims"] == [2, 3]
+    assert all(isinstance(v, int) and 0 <= v < 10 for v in inputs["ids"]["data"])
+    assert inputs["mask"]["data"] == [True, False, True, False, True, False]
+    assert inputs["raw"]["type"] == "uint8" and inputs["raw"]["dims"] == [2, 1, 4]
+    masked = {item["name"]: item for item in data["outputs"]}["masked"]["data"]
+    expected = [i if m else 0 for i, m in zip(inputs["ids"]["data"], inputs["mask"]["data"],
+                                              strict=True)]
+    assert masked == expected
+
+
+def test_non_tensor_outputs_are_skipped_with_a_note(tmp_path):
+    reference = reference_for(build.classifier(zipmap=True), tmp_path)
+    assert [o.name for o in reference.outputs] == ["label"]
+    assert len(reference.notes) == 1 and "probabilities" in reference.notes[0]
+
+
+def test_image_reference_uses_the_picture():
+    folder = MODELS / "edges"
+    facts = analyse_model(folder / "model.onnx", runtime=RUNTIME)
+    spec = load_example_spec(folder)
+    reference = compute_reference(folder / "model.onnx", facts, spec, folder)
+    data = json.loads(reference.to_json())
+    with Image.open(folder / "sample.png") as image:
+        pixels = np.array(image.convert("RGBA"))
+        assert image.info.get("icc_profile") is None
+    height, width = pixels.shape[:2]
+    assert data["image"] == {"input": "pixels", "src": "sample.png", "height": height,
+                             "width": width}
+    assert data["dims"] == {"height": height, "width": width}
+    assert data["inputs"][0]["data"] == pixels.reshape(-1).tolist()
+    output = np.array(data["outputs"][0]["data"]).reshape(height, width, 4)
+    assert (output[..., 3] == 255).all()
+    assert output[..., 0].min() < 128 < output[..., 0].max()  # lines drawn on paper
+    assert data["tolerance"]["atol"] == spec.atol
+
+
+def test_image_on_a_model_without_pixels_input(tmp_path):
+    with pytest.raises(ValueError, match="exactly one uint8"):
+        reference_for(build.linear(), tmp_path, ExampleSpec(image="x.png", source="e.yml"))
+
+
+def test_light_model_matches_its_shipped_output():
+    # onnx ships no input .pb for its light models: its runner feeds arange(n) / n
+    # (onnx.backend.test.runner.Runner.generate_dummy_data), so do the same here.
+    model_path = LIGHT / "light_squeezenet.onnx"
+    facts = analyse_model(model_path, runtime=RUNTIME)
+    (tensor,) = facts.inputs
+    shape = tuple(int(d) for d in tensor.shape)
+    count = int(np.prod(shape))
+    feeds = {tensor.name: (np.arange(count).reshape(shape) / count).astype(np.float32)}
+    expected = numpy_helper.to_array(
+        onnx.load_tensor(str(LIGHT / "light_squeezenet_output_0.pb")))
+    actual = run_model(model_path, feeds)[facts.outputs[0].name]
+    np.testing.assert_allclose(actual, expected, rtol=1e-3, atol=1e-5)
+
+
+def test_light_model_reference_shapes():
+    model_path = LIGHT / "light_squeezenet.onnx"
+    facts = analyse_model(model_path, runtime=RUNTIME)
+    reference = compute_reference(model_path, facts, ExampleSpec(), model_path.parent)
+    assert reference.inputs[0].dims == (1, 3, 224, 224)
+    assert reference.outputs[0].dims == (1, 1000, 1, 1)
