@@ -97,7 +97,8 @@ def test_unnamed_free_axis_is_flagged(tmp_path):
     built.graph.input[0].type.tensor_type.shape.dim[0].Clear()
     facts = analyse(built, tmp_path)
     assert facts.inputs[0].shape == (None, 3)
-    assert ("x", 0, None, "input") in [(a.tensor, a.axis, a.dim, a.role) for a in facts.dynamic_axes]
+    axes = [(a.tensor, a.axis, a.dim, a.role) for a in facts.dynamic_axes]
+    assert ("x", 0, None, "input") in axes
     assert any("axis 0 is free but unnamed" in w for w in facts.warnings)
 
 
@@ -386,3 +387,25 @@ def test_external_data_counts_towards_size_budget(tmp_path):
                     size_threshold=0)
     budget = path.stat().st_size + 1  # the .onnx alone fits, with its data it does not
     _expect_model_error(path, "size budget", size_budget_bytes=budget)
+
+
+def test_custom_domain_is_refused_by_the_browser(tmp_path, webgpu):
+    graph = onnx.helper.make_graph(
+        [onnx.helper.make_node("Mystery", ["x"], ["y"], domain="acme.ops")],
+        "custom",
+        [onnx.helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [1])],
+        [onnx.helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [1])],
+    )
+    facts = analyse(build.model(graph, extra_opsets={"acme.ops": 1}), tmp_path, webgpu=webgpu)
+    (op,) = facts.operators
+    assert (op.domain, op.since_version, op.spec_url, op.webgpu) == ("acme.ops", None, None, None)
+    assert not facts.runs_in_browser
+    assert "domain 'acme.ops'" in facts.browser_reason
+
+
+def test_duplicate_opset_import_is_warned(tmp_path):
+    built = build.linear()
+    built.opset_import.add(domain="", version=15)
+    facts = analyse(built, tmp_path)
+    assert facts.opsets == {"ai.onnx": 17}
+    assert any("opset_import lists ai.onnx twice" in w for w in facts.warnings)

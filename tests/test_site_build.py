@@ -253,8 +253,8 @@ def test_bad_term_fails_strict_but_other_pages_build(tmp_path: Path) -> None:
     ours = [w.removeprefix("onnx_glossary: ") for w in relaxed.warnings
             if w.startswith("onnx_glossary: ")]
     assert ours == [
-        "glossary/broken.md:3: the front matter is not valid YAML (expected ',' or ']', but got "
-        "'<stream end>'): check indentation, and quote text that contains ': '",
+        "glossary/broken.md:3: the front matter is not valid YAML (did not find expected ',' or "
+        "']'): check indentation, and quote text that contains ': '",
         "glossary/typo.md:9: unknown key 'relatd': did you mean 'related'?",
         "docs/index.md:3: link to the unknown term 'gone' (glossary/gone.md): create "
         "glossary/gone.md or fix the link",

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from onnx_glossary.webgpu_ops import (
     OpsetRange,
     load_webgpu_support,
@@ -32,7 +31,9 @@ def support():
 
 
 def test_parse_ranges():
-    assert parse_ranges("7-12,13,14+") == (OpsetRange(7, 12), OpsetRange(13, 13), OpsetRange(14, None))
+    assert parse_ranges("7-12,13,14+") == (
+        OpsetRange(7, 12), OpsetRange(13, 13), OpsetRange(14, None)
+    )
     assert [str(r) for r in parse_ranges("1-10, 11+")] == ["1-10", "11+"]
     with pytest.raises(ValueError, match="bad opset range"):
         parse_ranges("7-")

@@ -20,15 +20,6 @@ from pathlib import Path
 import numpy as np
 import onnx
 import onnxruntime as ort
-from onnxruntime.quantization import (
-    CalibrationDataReader,
-    CalibrationMethod,
-    QuantFormat,
-    QuantType,
-    quantize_static,
-)
-from PIL import Image
-
 from onnx_glossary.export_tools import (
     check_parity,
     file_sha256,
@@ -37,6 +28,14 @@ from onnx_glossary.export_tools import (
     save_checked,
     stamp_provenance,
 )
+from onnxruntime.quantization import (
+    CalibrationDataReader,
+    CalibrationMethod,
+    QuantFormat,
+    QuantType,
+    quantize_static,
+)
+from PIL import Image
 
 FLOAT_NAME = "edges"
 # Grey levels (0-255) the quantised sketch may differ from the float one on the sample.

@@ -16,9 +16,6 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 import torch
-from PIL import Image, ImageDraw
-from torch import nn
-
 from onnx_glossary.export_tools import (
     check_parity,
     max_abs_diff,
@@ -27,6 +24,8 @@ from onnx_glossary.export_tools import (
     save_checked,
     stamp_provenance,
 )
+from PIL import Image, ImageDraw
+from torch import nn
 
 OPSET = 17
 SAMPLE_SIZE = (96, 64)  # width, height: small enough to keep the reference JSON small
@@ -92,7 +91,8 @@ def make_sample(width: int, height: int) -> Image.Image:
     )
     draw.rectangle((width * 0.2, height * 0.55, width * 0.42, height * 0.85), fill=(200, 70, 60))
     draw.polygon(
-        [(width * 0.17, height * 0.56), (width * 0.31, height * 0.38), (width * 0.45, height * 0.56)],
+        [(width * 0.17, height * 0.56), (width * 0.31, height * 0.38),
+         (width * 0.45, height * 0.56)],
         fill=(110, 60, 40),
     )
     draw.rectangle((width * 0.28, height * 0.68, width * 0.33, height * 0.85), fill=(60, 40, 30))
@@ -152,7 +152,8 @@ def main() -> None:
         extra={"preprocessing": PREPROCESSING},
     )
     size = save_checked(onnx_model, path)
-    print(f"edges: wrote {path} ({size} bytes) and {sample_path.name}, parity max abs diff {diff:.3g}")
+    print(f"edges: wrote {path} ({size} bytes) and {sample_path.name}, "
+          f"parity max abs diff {diff:.3g}")
 
 
 if __name__ == "__main__":

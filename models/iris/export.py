@@ -13,11 +13,6 @@ import onnx
 import onnxruntime as ort
 import skl2onnx
 import sklearn
-from skl2onnx import to_onnx
-from skl2onnx.common.data_types import FloatTensorType
-from sklearn.datasets import load_iris
-from sklearn.linear_model import LogisticRegression
-
 from onnx_glossary.export_tools import (
     ParityError,
     check_parity,
@@ -27,6 +22,10 @@ from onnx_glossary.export_tools import (
     save_checked,
     stamp_provenance,
 )
+from skl2onnx import to_onnx
+from skl2onnx.common.data_types import FloatTensorType
+from sklearn.datasets import load_iris
+from sklearn.linear_model import LogisticRegression
 
 SEED = 0
 TARGET_OPSET = 17
@@ -70,7 +69,9 @@ def main() -> None:
     onnx_model.doc_string = "LogisticRegression on the iris data set (scikit-learn)"
 
     path = out_dir / "model.onnx"
-    session = ort.InferenceSession(onnx_model.SerializeToString(), providers=["CPUExecutionProvider"])
+    session = ort.InferenceSession(
+        onnx_model.SerializeToString(), providers=["CPUExecutionProvider"]
+    )
     sample = features[np.random.default_rng(SEED).choice(len(features), 16, replace=False)]
     labels, probabilities = session.run(["label", "probabilities"], {"input": sample})
     diff = max_abs_diff(classifier.predict_proba(sample), probabilities)

@@ -11,8 +11,6 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 import torch
-from torch import nn
-
 from onnx_glossary.export_tools import (
     check_parity,
     max_abs_diff,
@@ -21,6 +19,7 @@ from onnx_glossary.export_tools import (
     save_checked,
     stamp_provenance,
 )
+from torch import nn
 
 OPSET = 17
 SEED = 17

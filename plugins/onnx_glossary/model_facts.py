@@ -12,7 +12,7 @@ import hashlib
 import math
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ ORT_WEB_MAX_OPSET = 26
 DEFAULT_SIZE_BUDGET = 50_000_000
 
 # Element types an onnxruntime-web Tensor can hold, by their ort-web type string.
-_ELEM_TYPES = {
+_ELEM_TYPES: dict[int, str] = {
     TensorProto.FLOAT: "float32",
     TensorProto.FLOAT16: "float16",
     TensorProto.DOUBLE: "float64",
@@ -73,7 +73,7 @@ ORT_COMPATIBILITY: tuple[tuple[str, int, int, int], ...] = (
 )
 ORT_COMPATIBILITY_LAST = "1.20"  # last release in the table (same opsets as 1.18)
 # Domains onnxruntime(-web) ships kernels for; anything else needs a custom-op library.
-_RUNTIME_DOMAINS = frozenset({"ai.onnx", "ai.onnx.ml", "com.microsoft", "ai.onnx.preview.training"})
+_RUNTIME_DOMAINS = frozenset({"ai.onnx", "ai.onnx.ml", "com.microsoft"})
 # Spec pages on onnx.ai, per domain (URL scheme checked against onnx.ai/onnx/operators/).
 _SPEC_URL = {
     "ai.onnx": "https://onnx.ai/onnx/operators/onnx__{op}.html",
@@ -216,7 +216,6 @@ class ModelFacts:
     shape_inference_ok: bool
     ort_web_version: str = ORT_WEB_VERSION
     webgpu_source: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-native (lists, str, int, bool, None) so it can be cached on disk."""

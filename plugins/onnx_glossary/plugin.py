@@ -42,6 +42,7 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         self.catalog = catalog.Catalog.empty()
         self.analysis_cache = catalog.AnalysisCache(None)
         self.terms_by_uri: dict[str, Term] = {}
+        self.json_ld: dict[str, tuple[str, ...]] = {}
         self.root = Path.cwd()
         self.node_modules = Path("node_modules")
         self.use_directory_urls = True
@@ -86,10 +87,14 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
 
         use_dir = config.use_directory_urls
         index_uri = f"{GLOSSARY_URI}/index.md"
+        model_names = frozenset(self.catalog.models)
+        self.json_ld = {}
         for term in self.index.terms:
-            content = render.render_term_page(term, self.index, use_directory_urls=use_dir,
-                                              index_uri=index_uri)
-            self._add(files, config, term.src_uri, content, edit=self.root / term.path)
+            page = render.render_term_page(term, self.index, use_directory_urls=use_dir,
+                                           index_uri=index_uri, site_url=config.site_url,
+                                           set_name=self.config.set_name, model_names=model_names)
+            self.json_ld[term.src_uri] = page.json_ld
+            self._add(files, config, term.src_uri, page.markdown, edit=self.root / term.path)
         self._add(files, config, index_uri, render.render_glossary_index(self.index),
                   edit=Path(self.config.glossary_dir))
         for src_uri, content in catalog.generated_files(self.catalog, use_directory_urls=use_dir,
@@ -105,7 +110,9 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         term = self.terms_by_uri.get(page.file.src_uri)
         if term is not None:
             self.context.current_path, self.context.line_offset = term.path, 0
-            self._describe_term(page, term, config)
+            # Material writes page.meta.description into an attribute without escaping it.
+            page.meta["description"] = html.escape(term.summary, quote=True)
+            page.meta["onnx_glossary_jsonld"] = self.json_ld.get(term.src_uri, ())
             return markdown
         self.context.current_path = self._shown_path(page.file)
         self.context.line_offset = _front_matter_lines(page.file, markdown)
@@ -131,17 +138,6 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         return server
 
     # -- helpers -----------------------------------------------------------------------------
-
-    def _describe_term(self, page: Page, term: Term, config: MkDocsConfig) -> None:
-        # Material writes page.meta.description into an attribute without escaping it.
-        page.meta["description"] = html.escape(term.summary, quote=True)
-        site_url = config.site_url or ""
-        use_dir = config.use_directory_urls
-        page_abs = site_url + render.page_url(term.src_uri, use_dir) if site_url else None
-        index_abs = site_url + render.page_url(f"{GLOSSARY_URI}/index.md", use_dir) if site_url else None
-        page.meta["onnx_glossary_jsonld"] = [
-            render.json_ld(item) for item in
-            render.term_json_ld(term, index_abs, page_abs, self.config.set_name)]
 
     def _embed(self, kind: str, name: str, from_uri: str) -> str | None:
         return catalog.render_embed(self.catalog, kind, name, from_uri,

@@ -163,23 +163,42 @@ def render(template: str, **context: Any) -> str:
 # Glossary pages
 
 
+@dataclass(frozen=True)
+class TermPage:
+    """What the site needs of one term: the page's markdown and its structured data."""
+
+    markdown: str
+    json_ld: tuple[str, ...]
+
+
 def render_term_page(term: Term, index: GlossaryIndex, *, use_directory_urls: bool,
-                     index_uri: str) -> str:
-    """Markdown of a term page: everything but the page chrome."""
+                     index_uri: str, site_url: str | None, set_name: str,
+                     model_names: frozenset[str] = frozenset()) -> TermPage:
+    """Render a term page (everything but the page chrome) and its JSON-LD in one pass."""
     resolver = LinkResolver(index, term.src_uri, use_directory_urls)
-    return render(
+    answers = [markdown_field(q.answer, resolver) for q in term.faq]
+    markdown = render(
         "term.md.jinja",
         term=term,
+        answers=answers,
+        models=[name for name in term.models if name in model_names],
         neighbours=index.neighbours(term),
         related=index.related(term),
         total=len(index),
         index_link=posixpath.relpath(index_uri, posixpath.dirname(term.src_uri)),
         resolve=resolver,
     )
+    page_abs = index_abs = None
+    if site_url:
+        base = site_url if site_url.endswith("/") else site_url + "/"
+        page_abs = base + page_url(term.src_uri, use_directory_urls)
+        index_abs = base + page_url(index_uri, use_directory_urls)
+    data = term_json_ld(term, answers, index_abs, page_abs, set_name)
+    return TermPage(markdown, tuple(json_ld(item) for item in data))
 
 
-def term_json_ld(term: Term, index_url: str | None, page_url_abs: str | None,
-                 set_name: str) -> list[dict[str, Any]]:
+def term_json_ld(term: Term, answers: list[Markup], index_url: str | None,
+                 page_url_abs: str | None, set_name: str) -> list[dict[str, Any]]:
     """schema.org ``DefinedTerm`` for the term and ``FAQPage`` for its questions."""
     defined: dict[str, Any] = {
         "@context": "https://schema.org",
@@ -204,8 +223,8 @@ def term_json_ld(term: Term, index_url: str | None, page_url_abs: str | None,
             "mainEntity": [{
                 "@type": "Question",
                 "name": q.question,
-                "acceptedAnswer": {"@type": "Answer", "text": _plain_text(markdown_field(q.answer))},
-            } for q in term.faq],
+                "acceptedAnswer": {"@type": "Answer", "text": _plain_text(answer)},
+            } for q, answer in zip(term.faq, answers, strict=True)],
         })
     return out
 
