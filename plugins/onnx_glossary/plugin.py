@@ -73,10 +73,13 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         models_dir = Path(self.config.models_dir) if self.config.models_dir else None
-        self.catalog, problems = catalog.load_catalog(
-            models_dir, self.root, self.analysis_cache,
-            size_budget_bytes=int(self.config.model_size_budget_mb * 1_000_000),
-            node_modules=self.node_modules)
+        try:
+            self.catalog, problems = catalog.load_catalog(
+                models_dir, self.root, self.analysis_cache,
+                size_budget_bytes=int(self.config.model_size_budget_mb * 1_000_000),
+                node_modules=self.node_modules)
+        except catalog.SetupError as error:
+            raise PluginError(str(error)) from None
         self._warn_all(problems)
         self.index, problems = load_glossary(Path(self.config.glossary_dir), self.root,
                                              model_names=sorted(self.catalog.models))
@@ -97,8 +100,13 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
             self._add(files, config, term.src_uri, page.markdown, edit=self.root / term.path)
         self._add(files, config, index_uri, render.render_glossary_index(self.index),
                   edit=Path(self.config.glossary_dir))
+        mentions: dict[str, list[tuple[str, str]]] = {}
+        for term in self.index.terms:
+            for name in term.models:
+                mentions.setdefault(name, []).append((term.title, term.src_uri))
         for src_uri, content in catalog.generated_files(self.catalog, use_directory_urls=use_dir,
-                                                         live=self.config.live_examples):
+                                                         live=self.config.live_examples,
+                                                         mentions=mentions):
             self._add(files, config, src_uri, content)
         for src_uri, source in assets.files(self.catalog, self.node_modules, self.config):
             self._add(files, config, src_uri, source)

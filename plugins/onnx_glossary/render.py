@@ -17,7 +17,7 @@ import json
 import posixpath
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -28,6 +28,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup, escape
 
 from .glossary import GlossaryIndex, Term, link_target
+from .model_facts import ModelFacts
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|>~])")
 
@@ -143,7 +144,25 @@ def environment() -> Environment:
     env.filters["human_date"] = lambda d: f"{d.day} {d:%B %Y}"
     env.filters["human_bytes"] = human_bytes
     env.filters["thousands"] = lambda n: f"{n:,}"
+    env.filters["shape"] = shape_text
+    env.globals["describe_axes"] = describe_axes
     return env
+
+
+def shape_text(shape: Sequence[int | str | None] | None) -> str:
+    """``[batch, 3]``; ``?`` for an unnamed free axis."""
+    if shape is None:
+        return "unknown rank"
+    return "[" + ", ".join("?" if d is None else str(d) for d in shape) + "]"
+
+
+def describe_axes(facts: ModelFacts) -> list[str]:
+    """Free axes in words, one line per dimension name, naming every place it occurs."""
+    by_dim: dict[str, list[str]] = {}
+    for axis in facts.dynamic_axes:
+        label = axis.dim or f"an unnamed axis ({axis.role} '{axis.tensor}')"
+        by_dim.setdefault(label, []).append(f"axis {axis.axis} of {axis.role} '{axis.tensor}'")
+    return [f"{dim} is free: {', '.join(places)}" for dim, places in by_dim.items()]
 
 
 def human_bytes(size: int) -> str:
