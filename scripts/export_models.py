@@ -13,7 +13,7 @@ from pathlib import Path
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 # A model listed here is exported after the ones it is derived from.
-DEPENDS_ON = {"edges-int8": ("edges",)}
+DEPENDS_ON = {"digits-int8": ("digits",), "edges-int8": ("edges",)}
 
 
 def export_order(names: list[str]) -> list[str]:

@@ -6,6 +6,7 @@ import logging
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
@@ -19,6 +20,12 @@ class Built:
     site: Path
     warnings: list[str] = field(default_factory=list)
     aborted: bool = False
+    plugin: Any = None  # the glossary plugin instance that built it
+
+    def ours(self) -> list[str]:
+        """The plugin's own warnings, without MkDocs' plugin-name prefix."""
+        return [w.removeprefix("onnx_glossary: ") for w in self.warnings
+                if w.startswith("onnx_glossary: ")]
 
     def page(self, url_path: str) -> str:
         return (self.site / url_path / "index.html").read_text(encoding="utf-8")
@@ -51,7 +58,7 @@ def build_site(config_file: Path, *, strict: bool = False, site_dir: Path | None
             config.plugins.on_shutdown()
     finally:
         logger.removeHandler(handler)
-    return Built(site, handler.messages, aborted)
+    return Built(site, handler.messages, aborted, config.plugins.get("glossary"))
 
 
 MKDOCS_YML = """\

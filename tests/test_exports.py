@@ -20,7 +20,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "models"
 # Parity tolerances the scripts enforce, in output units (uint8 models: grey levels).
-TOLERANCES = {"linear": 1e-5, "iris": 1e-5, "edges": 1.0, "edges-int8": 32.0}
+TOLERANCES = {"linear": 1e-5, "iris": 1e-5, "digits": 1e-5, "digits-int8": 0.5, "edges": 1.0,
+              "edges-int8": 32.0}
 
 pytestmark = [
     pytest.mark.export,
@@ -39,10 +40,10 @@ def sha256(path: Path) -> str:
 def exported(tmp_path_factory) -> Path:
     """Export all models into one temp tree, in the same order as scripts/export_models.py."""
     out = tmp_path_factory.mktemp("models")
-    for name in ("linear", "iris", "edges", "edges-int8"):
+    for name in ("linear", "iris", "digits", "digits-int8", "edges", "edges-int8"):
         command = [sys.executable, str(MODELS / name / "export.py"), "--out", str(out / name)]
-        if name == "edges-int8":
-            command += ["--float-dir", str(out / "edges")]
+        if name.endswith("-int8"):
+            command += ["--float-dir", str(out / name.removesuffix("-int8"))]
         result = subprocess.run(command, capture_output=True, text=True, check=False)
         assert result.returncode == 0, f"{name} export failed:\n{result.stderr[-2000:]}"
     return out
@@ -72,6 +73,16 @@ def test_provenance_metadata(exported, name):
     assert json.loads(meta["exporter_settings"])
     if name.startswith("edges"):
         assert "RGBA" in meta["preprocessing"]
+    if name.startswith("digits"):
+        assert "divides by 16" in meta["preprocessing"]
+        assert 0.95 <= float(meta["test_accuracy"]) <= 1
+
+
+def test_quantised_digits_is_smaller_and_as_accurate(exported):
+    model = onnx.load(exported / "digits-int8" / "model.onnx")
+    meta = {prop.key: prop.value for prop in model.metadata_props}
+    assert int(meta["quantized_model_bytes"]) * 3 < int(meta["float_model_bytes"])
+    assert float(meta["test_accuracy"]) >= float(meta["float_test_accuracy"]) - 0.01
 
 
 def test_sample_pictures_reproduce(exported):

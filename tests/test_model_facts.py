@@ -204,7 +204,7 @@ def _initializer_parameters(path: Path) -> int:
     return sum(numpy_helper.to_array(t).size for t in onnx.load(path).graph.initializer)
 
 
-@pytest.mark.parametrize("name", ["linear", "edges", "edges-int8", "iris"])
+@pytest.mark.parametrize("name", ["linear", "edges", "edges-int8", "iris", "digits", "digits-int8"])
 def test_committed_models(name, webgpu):
     path = MODELS / name / "model.onnx"
     facts = analyse_model(path, webgpu=webgpu, runtime=RUNTIME)
@@ -256,6 +256,49 @@ def test_quantised_model_records_its_origin():
     assert int(meta["float_model_bytes"]) == (MODELS / "edges/model.onnx").stat().st_size
     assert int(meta["quantized_model_bytes"]) == facts.file_size
     assert float(meta["max_abs_diff_vs_float"]) <= 32
+
+
+def test_digits_model_takes_raw_dataset_pixels():
+    facts = analyse_model(MODELS / "digits" / "model.onnx", runtime=RUNTIME)
+    assert [(t.name, t.elem_type, t.shape) for t in facts.inputs] == [
+        ("pixels", "float32", ("batch", 64))]
+    assert [(t.name, t.elem_type, t.shape) for t in facts.outputs] == [
+        ("logits", "float32", ("batch", 10)), ("probabilities", "float32", ("batch", 10))]
+    ops = {op.op_type for op in facts.operators}
+    assert {"Div", "MatMul", "Relu", "Softmax"} <= ops
+    assert "Gemm" not in ops  # MatMul + Add, so that quantize_dynamic can quantise it
+    assert facts.opsets == {"ai.onnx": 17}
+    assert facts.ir_version == 8
+    # 64*256 + 256 + 256*128 + 128 + 128*10 + 10 weights and biases
+    assert facts.parameter_count == 50_826 == _initializer_parameters(MODELS / "digits/model.onnx")
+    meta = facts.metadata
+    assert meta["framework"] == "torch"
+    assert float(meta["parity_max_abs_diff"]) <= 1e-5
+    assert float(meta["test_accuracy"]) >= 0.95
+    assert json.loads(meta["test_split"]) == {"random_state": 0, "stratify": True,
+                                              "test_size": 0.25}
+
+
+def test_quantised_digits_is_smaller_than_its_float_original():
+    facts = analyse_model(MODELS / "digits-int8" / "model.onnx", runtime=RUNTIME)
+    ops = {op.op_type for op in facts.operators}
+    assert {"DynamicQuantizeLinear", "MatMulInteger"} <= ops
+    assert "MatMul" not in ops  # every weight matrix was quantised
+    assert {op.domain for op in facts.operators} == {"ai.onnx"}  # no com.microsoft ops
+    assert [(t.name, t.elem_type, t.shape) for t in facts.inputs] == [
+        ("pixels", "float32", ("batch", 64))]
+    meta = facts.metadata
+    float_size = (MODELS / "digits/model.onnx").stat().st_size
+    assert meta["quantized_from"] == "digits"
+    assert int(meta["float_model_bytes"]) == float_size
+    assert int(meta["quantized_model_bytes"]) == facts.file_size
+    assert facts.file_size * 3 < float_size  # int8 weights: about a quarter of the bytes
+    assert float(meta["max_abs_diff_vs_float"]) <= 0.5
+    assert float(meta["test_accuracy"]) >= float(meta["float_test_accuracy"]) - 0.01
+    float_meta = analyse_model(MODELS / "digits" / "model.onnx", runtime=RUNTIME).metadata
+    assert meta["float_test_accuracy"] == float_meta["test_accuracy"]
+    assert meta["float_model_sha256"] == hashlib.sha256(
+        (MODELS / "digits/model.onnx").read_bytes()).hexdigest()
 
 
 def test_iris_model_is_ml_without_zipmap():

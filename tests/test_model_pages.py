@@ -1,0 +1,308 @@
+"""Model pages in real MkDocs builds: facts checked against independent computation, bad
+models, the analysis cache, untrusted strings from model files, and embeds."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+from pathlib import Path
+
+import numpy as np
+import onnx
+import onnxruntime
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+from . import model_builders as mb
+from .sitebuild import REPO, Built, build_site, term, write_project
+
+MODELS = sorted(p.parent.name for p in (REPO / "models").glob("*/model.onnx"))
+YML_WITH_MODELS = """\
+site_name: Models
+site_url: https://example.github.io/repo/
+theme:
+  name: material
+  font: false
+plugins:
+  - glossary:
+      node_modules: {node_modules}
+      models_dir: models
+{extra}
+markdown_extensions: [attr_list, md_in_html, toc]
+"""
+
+
+def project(root: Path, models: dict[str, onnx.ModelProto | bytes], *, terms: dict[str, str] | None = None,
+            docs: dict[str, str] | None = None, extra: str = "") -> Path:
+    for name, content in models.items():
+        folder = root / "models" / name
+        folder.mkdir(parents=True, exist_ok=True)
+        data = content if isinstance(content, bytes) else content.SerializeToString()
+        (folder / "model.onnx").write_bytes(data)
+    return write_project(root, terms or {"t": term("T")}, docs=docs,
+                         yml=YML_WITH_MODELS.format(node_modules=REPO / "node_modules", extra=extra))
+
+
+# ---------------------------------------------------------------------------------------------
+# The real models, built into a real site.
+
+
+@pytest.fixture(scope="module")
+def real(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    built = build_site(REPO / "mkdocs.yml", strict=True, site_dir=tmp_path_factory.mktemp("site"))
+    assert not built.aborted, built.warnings
+    return built
+
+
+def cell(html: str, row: str) -> str:
+    match = re.search(rf'<th scope="row">{re.escape(row)}</th><td>(.*?)</td>', html, re.S)
+    assert match, f"no row {row!r}"
+    return re.sub(r"<[^>]+>", "", match.group(1))
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_model_page_facts_match_the_file(real: Built, name: str) -> None:
+    path = REPO / "models" / name / "model.onnx"
+    data = path.read_bytes()
+    model = onnx.load_from_string(data)
+    html = real.page(f"models/{name}")
+    assert f"({len(data):,} bytes)" in cell(html, "File size")
+    assert cell(html, "SHA-256") == hashlib.sha256(data).hexdigest()
+    assert cell(html, "IR version") == str(model.ir_version)
+    opsets = {(o.domain or "ai.onnx"): o.version for o in model.opset_import}
+    for domain, version in opsets.items():
+        assert f"{domain} {version}" in cell(html, "Opset imports")
+    session = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    for tensor in session.get_inputs():
+        assert f"{tensor.name}:" in cell(html, "Inputs")
+    initializers = sum(int(np.prod(t.dims)) for t in model.graph.initializer)
+    if model.domain != "ai.onnx.ml" and not any(o.domain == "ai.onnx.ml" for o in model.opset_import):
+        assert cell(html, "Parameters").startswith(f"{initializers:,} ")
+    nodes = len(model.graph.node)
+    assert cell(html, "Nodes").startswith(f"{nodes:,},")
+    for prop in model.metadata_props:  # provenance is shown, escaped
+        assert f"<code>{prop.key}</code>" in html
+    # Every operator is listed with its count and a link to its specification.
+    counts: dict[str, int] = {}
+    for node in model.graph.node:
+        counts[node.op_type] = counts.get(node.op_type, 0) + 1
+    operators = html.split('id="operators"')[1].split('id="opset"')[0]
+    for op_type, count in counts.items():
+        assert re.search(rf'>{op_type}</a></td><td>{count}</td>', operators), op_type
+    assert "onnxruntime-web/docs/webgpu-operators.md" in operators and "1.30.0" in operators
+    assert "Runs in the shipped browser runtime (onnxruntime-web 1.30.0): yes." in html
+
+
+def test_linear_model_page(real: Built) -> None:
+    html = real.page("models/linear")
+    assert cell(html, "Parameters").startswith("4 ")
+    assert "batch is free: axis 0 of input &#39;input&#39;, axis 0 of output &#39;output&#39;" in html
+    assert cell(html, "Inputs") == "input: float32 [batch, 3]"
+    assert cell(html, "Earliest onnxruntime release") == "1.12"
+    reference = json.loads((real.site / "models/linear/reference.json").read_text())
+    session = onnxruntime.InferenceSession(str(REPO / "models/linear/model.onnx"))
+    x = np.array(reference["inputs"][0]["data"], np.float32).reshape(reference["inputs"][0]["dims"])
+    expected = session.run(None, {"input": x})[0]
+    assert np.allclose(expected.ravel(), reference["outputs"][0]["data"], atol=1e-6)
+    assert (real.site / "models/linear/model.onnx").read_bytes() == \
+        (REPO / "models/linear/model.onnx").read_bytes()
+
+
+def test_quantised_model_is_shown_beside_its_original(real: Built) -> None:
+    html = real.page("models/digits-int8")
+    section = html.split('id="quantisation"')[1].split("</table>")[0]
+    float_size = (REPO / "models/digits/model.onnx").stat().st_size
+    int8_size = (REPO / "models/digits-int8/model.onnx").stat().st_size
+    assert 'href="../digits/"' in section
+    assert f"{round(100 * int8_size / float_size)}% of the float file" in section
+    assert "Largest output difference from the float model" in html
+
+
+def test_operator_index_links_every_operator_to_its_models(real: Built) -> None:
+    html = real.page("models/operators")
+    for name in MODELS:
+        model = onnx.load(str(REPO / "models" / name / "model.onnx"))
+        for node in model.graph.node:
+            domain = node.domain or "ai.onnx"
+            row = re.search(rf'<tr id="{re.escape(domain)}-{node.op_type}">(.*?)</tr>', html, re.S)
+            assert row, (name, node.op_type)
+            assert f'href="../{name}/#operators"' in row.group(1)
+
+
+def test_terms_embed_model_cards(real: Built) -> None:
+    html = real.page("glossary/onnx")
+    card = html.split('class="gl-model-card"')[1]
+    assert 'href="../../models/linear/"' in card
+    assert "<code>input</code> float32 [batch, 3]" in card
+    page = real.page("models/linear")
+    assert 'href="../../glossary/onnx/"' in page.split('id="glossary"')[1]
+
+
+def test_models_index_lists_every_model(real: Built) -> None:
+    html = real.page("models")
+    for name in MODELS:
+        assert f'<a href="{name}/">{name}</a>' in html
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad models: one warning each naming the file, --strict fails, everything else builds.
+
+
+def _external_missing() -> onnx.ModelProto:
+    built = mb.linear()
+    tensor = built.graph.initializer[0]
+    tensor.data_location = TensorProto.EXTERNAL
+    tensor.ClearField("raw_data")
+    tensor.ClearField("float_data")
+    tensor.external_data.add(key="location", value="weights.bin")
+    return built
+
+
+BAD: dict[str, tuple[bytes | onnx.ModelProto, str]] = {
+    "empty": (b"", "empty"),
+    "truncated": (mb.linear().SerializeToString()[:60], "truncated"),
+    "text": (b"this is not a model\n", "not a readable ONNX file"),
+    "tensor": (numpy_helper.from_array(np.ones(3, np.float32), "w").SerializeToString(), "not a model"),
+    "checker": (mb.fails_checker(), "checker"),
+    "too-new": (mb.linear(ir_version=14, opset=27), "cannot run this model"),
+    "external": (_external_missing(), "weights.bin"),
+}
+
+
+@pytest.fixture(scope="module")
+def bad(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Built]:
+    root = tmp_path_factory.mktemp("bad")
+    config = project(root, {"good": mb.linear(), **{k: v for k, (v, _) in BAD.items()}})
+    return root, build_site(config)
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_each_bad_model_is_one_warning_naming_the_file(bad: tuple[Path, Built], name: str) -> None:
+    _, built = bad
+    mine = [w for w in built.ours() if w.startswith(f"models/{name}/model.onnx: ")]
+    assert len(mine) == 1, built.ours()
+    assert BAD[name][1].lower() in mine[0].lower()
+    assert "Traceback" not in "".join(built.warnings)
+
+
+def test_bad_models_leave_everything_else_built(bad: tuple[Path, Built]) -> None:
+    root, built = bad
+    assert not built.aborted
+    assert (built.site / "models/good/index.html").exists()
+    assert (built.site / "glossary/t/index.html").exists()
+    assert not (built.site / "models/truncated/index.html").exists()
+    # A model the browser runtime refuses still gets its page, saying why.
+    too_new = built.page("models/too-new")
+    assert "Runs in the shipped browser runtime (onnxruntime-web 1.30.0): no." in too_new
+    assert "data-live-example" not in too_new
+
+
+def test_bad_models_fail_strict(bad: tuple[Path, Built]) -> None:
+    root, _ = bad
+    strict = build_site(root / "mkdocs.yml", strict=True, site_dir=root / "strict")
+    assert strict.aborted
+
+
+def test_model_over_the_size_budget(tmp_path: Path) -> None:
+    config = project(tmp_path, {"big": mb.linear()}, extra="      model_size_budget_mb: 0.0001")
+    built = build_site(config)
+    [warning] = built.ours()
+    assert warning.startswith("models/big/model.onnx: ")
+    assert "over the size budget of 100" in warning
+
+
+def test_folder_without_a_model(tmp_path: Path) -> None:
+    config = project(tmp_path, {"good": mb.linear()})
+    (tmp_path / "models/pending").mkdir()
+    built = build_site(config)
+    assert built.ours() == ["models/pending: no model.onnx in this folder: export it (make models) "
+                            "or remove the folder"]
+
+
+def test_build_never_writes_into_models(bad: tuple[Path, Built]) -> None:
+    root, _ = bad
+    files = sorted(p.relative_to(root / "models").as_posix() for p in (root / "models").rglob("*")
+                   if p.is_file())
+    assert files == sorted(f"{name}/model.onnx" for name in [*BAD, "good"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Cache, untrusted strings, embeds.
+
+
+def test_warm_build_reanalyses_no_unchanged_model(tmp_path: Path) -> None:
+    config = project(tmp_path, {"a": mb.linear(), "b": mb.mixed_inputs()})
+    cold = build_site(config, site_dir=tmp_path / "s1")
+    assert cold.plugin.analysis_cache.misses == 2
+    warm = build_site(config, site_dir=tmp_path / "s2")
+    assert warm.plugin.analysis_cache.misses == 0
+    # Same plugin object, as under `mkdocs serve`: a changed model is analysed again, alone.
+    changed = mb.linear()
+    changed.doc_string = "changed"
+    mb.save(changed, tmp_path / "models/a")
+    again = build_site(config, site_dir=tmp_path / "s3")
+    assert again.plugin.analysis_cache.misses == 1
+    assert "changed" in again.page("models/a")
+    assert (tmp_path / "s1/models/a/index.html").read_text() != again.page("models/a")
+
+
+HOSTILE = '<img src=x onerror="alert(1)">'
+
+
+def _hostile_model() -> onnx.ModelProto:
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["<b>in</b>"], ["out\"><script>x()</script>"])],
+        "g",
+        [helper.make_tensor_value_info("<b>in</b>", TensorProto.FLOAT, ["n<i>", 2])],
+        [helper.make_tensor_value_info("out\"><script>x()</script>", TensorProto.FLOAT, ["n<i>", 2])],
+    )
+    built = mb.model(graph)
+    built.doc_string = HOSTILE
+    built.producer_name = "<script>alert(2)</script>"
+    helper.set_model_props(built, {"note": HOSTILE, "<key>": "`code` *md* [x](javascript:alert(3))"})
+    return built
+
+
+def test_untrusted_model_strings_are_escaped(tmp_path: Path) -> None:
+    config = project(tmp_path, {"hostile": _hostile_model()},
+                     terms={"t": term("T", extra="models: [hostile]\n")})
+    built = build_site(config)
+    assert not built.aborted
+    for page in ("models/hostile", "models/operators", "models", "glossary/t"):
+        html = built.page(page)
+        assert "<img src=x" not in html and "<script>alert" not in html and "<script>x()" not in html
+        assert "<b>in</b>" not in html
+        assert "javascript:alert" not in html.replace("[x](javascript:alert(3))", "")
+    html = built.page("models/hostile")
+    assert "&lt;img src=x onerror=&#34;alert(1)&#34;&gt;" in html or "&lt;img src=x" in html
+    snippet = (built.site / "models/hostile/example.mjs").read_text()
+    assert "</script>" not in snippet or "\\u003c" in snippet or '"out\\"><script>' in snippet
+
+
+def test_docs_pages_embed_cards_and_live_examples(tmp_path: Path) -> None:
+    config = project(tmp_path, {"lin": mb.linear()}, docs={
+        "index.md": "# Home\n",
+        "guide/use.md": "# Use\n\nText.\n\n[[model-card: lin]]\n\n[[live-example: lin]]\n\n"
+                        "[[model-card: nope]]\n",
+    })
+    built = build_site(config)
+    html = built.page("guide/use")
+    assert 'class="gl-model-card"' in html and 'href="../../models/lin/"' in html
+    assert "data-live-example" in html
+    assert '"../../models/lin/example.mjs"' in html or "../../models/lin/example.mjs" in html
+    assert built.ours() == ["docs/guide/use.md:9: [[model-card: nope]] names the unknown model "
+                            "'nope': add models/nope/model.onnx or fix the name"]
+
+
+def test_models_dir_copy_is_not_needed_for_pages(tmp_path: Path) -> None:
+    """The site build reads only model.onnx: no export script, no torch."""
+    folder = tmp_path / "models" / "linear"
+    folder.mkdir(parents=True)
+    shutil.copy(REPO / "models/linear/model.onnx", folder)
+    config = write_project(tmp_path, {"t": term("T")},
+                           yml=YML_WITH_MODELS.format(node_modules=REPO / "node_modules", extra=""))
+    built = build_site(config)
+    assert built.ours() == []
+    assert "example.mjs" in built.page("models/linear")
