@@ -23,8 +23,11 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 CLUSTER = 20
-WORDS = ("graph operator tensor runtime browser model weight export shape opset kernel thread "
-         "memory format layer input output batch precision backend").split()
+WORDS = (
+    "graph", "operator", "tensor", "runtime", "browser", "model", "weight", "export", "shape",
+    "opset", "kernel", "thread", "memory", "format", "layer", "input", "output", "batch",
+    "precision", "backend",
+)
 
 
 def slug(i: int) -> str:

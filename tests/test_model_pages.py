@@ -189,7 +189,7 @@ def test_each_bad_model_is_one_warning_naming_the_file(bad: tuple[Path, Built], 
 
 
 def test_bad_models_leave_everything_else_built(bad: tuple[Path, Built]) -> None:
-    root, built = bad
+    _, built = bad
     assert not built.aborted
     assert (built.site / "models/good/index.html").exists()
     assert (built.site / "glossary/t/index.html").exists()

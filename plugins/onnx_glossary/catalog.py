@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import onnxruntime
+
 from . import __version__, render
 from .live_example import render_live_example, render_snippet_js
 from .model_facts import BrowserRuntime, ModelError, ModelFacts, analyse_model, browser_runtime
@@ -34,10 +35,10 @@ NAME_RE = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
 
 # onnxruntime's own exception classes derive straight from Exception; these are the ones a
 # model that passed the checker can still raise when a session is created or run.
-_ORT_ERRORS: tuple[type[Exception], ...] = tuple(
+_RUN_ERRORS: tuple[type[BaseException], ...] = (ValueError, OSError, *(
     getattr(onnxruntime.capi.onnxruntime_pybind11_state, name)
     for name in ("Fail", "RuntimeException", "InvalidGraph", "InvalidArgument", "NotImplemented",
-                 "InvalidProtobuf", "NoSuchFile"))
+                 "InvalidProtobuf", "NoSuchFile")))
 
 
 class SetupError(RuntimeError):
@@ -189,7 +190,7 @@ def _analyse(folder: Path, model_file: Path, spec: Any, webgpu: WebGpuSupport,
     entry: dict[str, Any] = {"facts": facts.to_dict()}
     try:
         reference = compute_reference(model_file, facts, spec, folder)
-    except (ValueError, OSError, *_ORT_ERRORS) as error:
+    except _RUN_ERRORS as error:
         entry["reference_error"] = " ".join(str(error).split())[:300]
         return entry
     entry["reference"] = reference.to_json()

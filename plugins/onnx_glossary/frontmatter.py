@@ -190,7 +190,8 @@ class Reader:
         lines = value.item_lines if isinstance(value, LineList) else [None] * len(value)
         return list(zip(value, lines, strict=True))
 
-    def mapping(self, value: Any, what: str, keys: dict[str, bool], line: int | None) -> dict[str, Any] | None:
+    def mapping(self, value: Any, what: str, keys: dict[str, bool],
+                line: int | None) -> dict[str, Any] | None:
         """A mapping with exactly the given keys (name -> required)."""
         if not isinstance(value, dict):
             self.fail(f"{what} must be a mapping with {', '.join(repr(k) for k in keys)}, "
@@ -199,7 +200,8 @@ class Reader:
         key_lines = value.key_lines if isinstance(value, LineDict) else {}
         for key in value:
             if key not in keys:
-                self.fail(f"unknown key '{key}' in {what}{_suggest(str(key), keys)}", key_lines.get(key, line))
+                self.fail(f"unknown key '{key}' in {what}{_suggest(str(key), keys)}",
+                          key_lines.get(key, line))
         missing = [k for k, required in keys.items() if required and k not in value]
         if missing:
             self.fail(f"{what} is missing {', '.join(repr(k) for k in missing)}", line)

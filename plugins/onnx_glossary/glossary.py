@@ -109,7 +109,10 @@ def parse_term(text: str, path: str, slug: str) -> tuple[Term | None, list[Probl
 
 _FENCE_RE = re.compile(r"^( {0,3})(`{3,}|~{3,}).*?^\1\2[ \t]*$", re.M | re.S)
 _CODE_SPAN_RE = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)", re.S)
-_INLINE_LINK_RE = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
+_INLINE_LINK_RE = re.compile(
+    r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]"  # link text, one level of nested brackets
+    r"\(\s*<?([^)\s>]+)>?(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)"  # (href "title")
+)
 _REF_DEF_RE = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)", re.M)
 
 

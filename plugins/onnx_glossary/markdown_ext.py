@@ -16,6 +16,7 @@ import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import markdown
 from markdown.blockprocessors import BlockProcessor
@@ -101,11 +102,11 @@ class GlossaryExtension(markdown.Extension):
         self.context = context or SiteContext()
         super().__init__(**kwargs)
 
-    def extendMarkdown(self, md: markdown.Markdown) -> None:  # noqa: N802 (Markdown's API)
+    def extendMarkdown(self, md: markdown.Markdown) -> None:
         # After inline patterns (20) made the links, before MkDocs rewrites .md hrefs (0).
         md.treeprocessors.register(_TermTooltips(md, self.context), "onnx_glossary_tooltips", 4)
         md.parser.blockprocessors.register(_Embeds(md, self.context), "onnx_glossary_embeds", 95)
 
 
-def makeExtension(**kwargs: object) -> GlossaryExtension:  # noqa: N802 (Markdown's API)
+def makeExtension(**kwargs: Any) -> GlossaryExtension:
     return GlossaryExtension(**kwargs)

@@ -63,9 +63,8 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         config.theme.dirs.insert(1 if config.theme.custom_dir else 0, str(THEME_DIR))
         config.extra_css.append(assets.CSS_URI)
         config.extra_javascript.extend(assets.javascript(self.node_modules, self.config))
-        # `mkdocs serve` guesses types from the OS tables, which may lack these; a module
-        # script served as anything but JavaScript fails hard.
-        mimetypes.add_type("text/javascript", ".mjs")
+        # `mkdocs serve` types .mjs itself but guesses .wasm from the OS tables, which may
+        # lack it: a .wasm sent as anything else is fetched twice, with two console errors.
         mimetypes.add_type("application/wasm", ".wasm")
         return config
 

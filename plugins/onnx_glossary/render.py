@@ -98,7 +98,7 @@ class _SafeLinks(markdown.treeprocessors.Treeprocessor):
 
 
 class _NoRawHtml(markdown.Extension):
-    def extendMarkdown(self, md: markdown.Markdown) -> None:  # noqa: N802 (Markdown's API)
+    def extendMarkdown(self, md: markdown.Markdown) -> None:
         md.preprocessors.deregister("html_block")
         md.inlinePatterns.deregister("html")
         md.treeprocessors.register(_SafeLinks(md), "onnx_glossary_safe_links", 1)

@@ -19,9 +19,8 @@ import numpy as np
 import onnx
 import onnxruntime
 import yaml
-from PIL import Image
-
 from onnx_glossary.live_example import render_live_example, render_snippet_js
+from PIL import Image
 
 ROOT = Path(__file__).resolve().parents[2]
 ORT_DIST = ROOT / "node_modules" / "onnxruntime-web" / "dist"
