@@ -67,9 +67,10 @@ def js(value: Any) -> Code:
     """A JavaScript literal for a JSON-able value.
 
     ``ensure_ascii`` escapes U+2028/U+2029 and every other non-ASCII character, so a hostile
-    name cannot end a line, a string or a comment.
+    name cannot end a line, a string or a comment; ``<`` is escaped too, so the text stays
+    inert even if someone pastes it into an inline ``<script>``.
     """
-    return Code(json.dumps(value, ensure_ascii=True, allow_nan=False))
+    return Code(json.dumps(value, ensure_ascii=True, allow_nan=False).replace("<", "\\u003c"))
 
 
 def py(value: Any) -> Code:
@@ -86,15 +87,22 @@ def py(value: Any) -> Code:
     return Code(repr(value))
 
 
-def _wrapped(values: Sequence[Any], encode: Any, indent: str, per_line: int = 6) -> Code:
-    """A list literal with ``per_line`` values a line, so a code block stays readable."""
-    if len(values) <= per_line:
-        return Code("[" + ", ".join(encode(v) for v in values) + "]")
-    lines = [
-        indent + "  " + ", ".join(encode(v) for v in values[i : i + per_line]) + ","
-        for i in range(0, len(values), per_line)
-    ]
-    return Code("[\n" + "\n".join(lines) + "\n" + indent + "]")
+def _wrapped(values: Sequence[Any], encode: Any, indent: str, width: int = 78) -> Code:
+    """A list literal packed into lines of at most ``width`` characters (a readable code block)."""
+    items = [encode(v) for v in values]
+    one_line = "[" + ", ".join(items) + "]"
+    if len(indent) + len(one_line) + 12 <= width:
+        return Code(one_line)
+    lines: list[str] = []
+    line = ""
+    for item in items:
+        if line and len(indent) + 2 + len(line) + len(item) + 2 > width:
+            lines.append(line)
+            line = ""
+        line += item + ", "
+    lines.append(line)
+    body = "\n".join(indent + "  " + text.rstrip() for text in lines)
+    return Code("[\n" + body + "\n" + indent + "]")
 
 
 def _only_code(value: Any) -> Any:

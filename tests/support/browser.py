@@ -122,18 +122,27 @@ class StaticServer:
         self._httpd.server_close()
 
 
-@contextlib.contextmanager
-def chromium(*, webgpu: bool = False, extra_args: Iterable[str] = ()) -> Iterator:
-    """A headless system Chromium (playwright ``Browser``) on a fresh, temporary profile.
+def launch(playwright, *, webgpu: bool = False, extra_args: Iterable[str] = ()):  # type: ignore[no-untyped-def]
+    """Launch the system Chromium from a running ``sync_playwright()`` on a fresh profile.
 
     Playwright's ``launch`` gives every browser its own new user-data-dir and every
     ``browser.new_context()`` its own cache and storage, so tests do not share state.
     """
+    args = [*CHROMIUM_FLAGS, *([WEBGPU_FLAG] if webgpu else []), *extra_args]
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=args, headless=True)
+
+
+@contextlib.contextmanager
+def chromium(*, webgpu: bool = False, extra_args: Iterable[str] = ()) -> Iterator:
+    """One headless system Chromium (a playwright ``Browser``).
+
+    Playwright allows one sync driver at a time: for several browsers at once, open
+    ``sync_playwright()`` yourself and call :func:`launch` for each.
+    """
     from playwright.sync_api import sync_playwright
 
-    args = [*CHROMIUM_FLAGS, *([WEBGPU_FLAG] if webgpu else []), *extra_args]
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args, headless=True)
+        browser = launch(playwright, webgpu=webgpu, extra_args=extra_args)
         try:
             yield browser
         finally:
