@@ -95,6 +95,7 @@ def test_narrow_screen_scrolls_the_table_not_the_page(browser, server: StaticSer
     assert box.evaluate("e => e.scrollWidth > e.clientWidth")  # the table slides sideways
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert page.locator(".gl-scroll-hint").first.is_visible()
+    assert probe.errors == []
     page.context.close()
 
 
