@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import onnx
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
@@ -113,3 +114,31 @@ def term(title: str, category: str = "Cat A", *, extra: str = "", body: str = "B
         "---\n"
         f"{body}"
     )
+
+
+YML_WITH_MODELS = """\
+site_name: Models
+site_url: https://example.github.io/repo/
+theme:
+  name: material
+  font: false
+plugins:
+  - glossary:
+      node_modules: {node_modules}
+      models_dir: models
+{extra}
+markdown_extensions: [attr_list, md_in_html, toc]
+"""
+
+
+def project(root: Path, models: dict[str, onnx.ModelProto | bytes], *,
+            terms: dict[str, str] | None = None, docs: dict[str, str] | None = None,
+            extra: str = "") -> Path:
+    """A project with models/<name>/model.onnx for each entry (a ModelProto or raw bytes)."""
+    for name, content in models.items():
+        folder = root / "models" / name
+        folder.mkdir(parents=True, exist_ok=True)
+        data = content if isinstance(content, bytes) else content.SerializeToString()
+        (folder / "model.onnx").write_bytes(data)
+    return write_project(root, terms or {"t": term("T")}, docs=docs,
+                         yml=YML_WITH_MODELS.format(node_modules=REPO / "node_modules", extra=extra))

@@ -17,35 +17,9 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from . import model_builders as mb
-from .sitebuild import REPO, Built, build_site, term, write_project
+from .sitebuild import REPO, YML_WITH_MODELS, Built, build_site, project, term, write_project
 
 MODELS = sorted(p.parent.name for p in (REPO / "models").glob("*/model.onnx"))
-YML_WITH_MODELS = """\
-site_name: Models
-site_url: https://example.github.io/repo/
-theme:
-  name: material
-  font: false
-plugins:
-  - glossary:
-      node_modules: {node_modules}
-      models_dir: models
-{extra}
-markdown_extensions: [attr_list, md_in_html, toc]
-"""
-
-
-def project(root: Path, models: dict[str, onnx.ModelProto | bytes], *, terms: dict[str, str] | None = None,
-            docs: dict[str, str] | None = None, extra: str = "") -> Path:
-    for name, content in models.items():
-        folder = root / "models" / name
-        folder.mkdir(parents=True, exist_ok=True)
-        data = content if isinstance(content, bytes) else content.SerializeToString()
-        (folder / "model.onnx").write_bytes(data)
-    return write_project(root, terms or {"t": term("T")}, docs=docs,
-                         yml=YML_WITH_MODELS.format(node_modules=REPO / "node_modules", extra=extra))
-
-
 # ---------------------------------------------------------------------------------------------
 # The real models, built into a real site.
 

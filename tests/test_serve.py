@@ -17,20 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from .sitebuild import REPO, term, write_project
-
-YML = """\
-site_name: Serve
-site_url: https://example.github.io/repo/
-theme:
-  name: material
-  font: false
-plugins:
-  - glossary:
-      node_modules: {node_modules}
-      models_dir: models
-markdown_extensions: [attr_list, md_in_html, toc]
-"""
+from .sitebuild import REPO, project, term
 
 
 def _free_port() -> int:
@@ -64,10 +51,9 @@ def _wait_for(url: str, predicate, timeout: float = 60) -> bytes:  # type: ignor
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str]]:
     root = tmp_path_factory.mktemp("serve")
-    write_project(root, {"onnx": term("ONNX", summary="First version of the summary.")},
-                  yml=YML.format(node_modules=REPO / "node_modules"))
-    (root / "models/linear").mkdir(parents=True)
-    shutil.copy(REPO / "models/linear/model.onnx", root / "models/linear/model.onnx")
+    linear = (REPO / "models/linear/model.onnx").read_bytes()
+    project(root, {"linear": linear},
+            terms={"onnx": term("ONNX", summary="First version of the summary.")})
     port = _free_port()
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     process = subprocess.Popen(
