@@ -281,3 +281,19 @@ def test_models_dir_copy_is_not_needed_for_pages(tmp_path: Path) -> None:
     built = build_site(config)
     assert built.ours() == []
     assert "example.mjs" in built.page("models/linear")
+
+
+def test_embed_in_a_term_body_names_the_term_file_line(tmp_path: Path) -> None:
+    body = "Intro.\n\n[[live-example: gone]]\n"
+    config = project(tmp_path, {"lin": mb.linear()}, terms={"t": term("T", body=body)})
+    built = build_site(config)
+    assert built.ours() == ["glossary/t.md:12: [[live-example: gone]] names the unknown model "
+                            "'gone': add models/gone/model.onnx or fix the name"]
+
+
+def test_docs_page_front_matter_is_counted_in_lines(tmp_path: Path) -> None:
+    config = project(tmp_path, {"lin": mb.linear()}, docs={
+        "index.md": "---\ntitle: Home\n---\n# Home\n\n[[model-card: gone]]\n"})
+    built = build_site(config)
+    assert built.ours() == ["docs/index.md:6: [[model-card: gone]] names the unknown model "
+                            "'gone': add models/gone/model.onnx or fix the name"]

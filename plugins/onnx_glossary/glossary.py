@@ -191,6 +191,14 @@ class GlossaryIndex:
     def related(self, term: Term) -> tuple[Term, ...]:
         return tuple(self.by_slug[s] for s in term.related if s in self.by_slug)
 
+    def model_mentions(self) -> dict[str, list[tuple[str, str]]]:
+        """For each example model: (title, page path) of the terms that list it."""
+        out: dict[str, list[tuple[str, str]]] = {}
+        for term in self.terms:
+            for name in term.models:
+                out.setdefault(name, []).append((term.title, term.src_uri))
+        return out
+
     def resolve(self, href: str, from_uri: str) -> Term | None:
         target = link_target(href, from_uri)
         slug = term_slug_of(target) if target else None

@@ -39,6 +39,7 @@ class SiteContext:
     current_uri: str = ""
     current_path: str = ""  # shown in messages
     line_offset: int = 0  # source line of the markdown's first line, minus one
+    source: str = ""  # the markdown being converted, before any preprocessor changed it
     report: Callable[[Problem], None] | None = None
 
     def problem(self, line: int | None, message: str) -> None:
@@ -89,10 +90,21 @@ class _Embeds(BlockProcessor):
         return True
 
     def _line_of(self, block: str) -> int | None:
-        # Blocks do not carry line numbers; the embed line is unique enough to find.
-        source = "\n".join(getattr(self.md, "lines", []) or [])
+        # Blocks carry no line numbers, and other preprocessors fold raw HTML into one line
+        # each, so look the embed up in the text as it arrived.
+        source = self.context.source
         at = source.find(block)
         return source.count("\n", 0, at) + 1 if at >= 0 else None
+
+
+class _KeepSource(markdown.preprocessors.Preprocessor):
+    def __init__(self, md: markdown.Markdown, context: SiteContext) -> None:
+        super().__init__(md)
+        self.context = context
+
+    def run(self, lines: list[str]) -> list[str]:
+        self.context.source = "\n".join(lines)
+        return lines
 
 
 class GlossaryExtension(markdown.Extension):
@@ -106,6 +118,7 @@ class GlossaryExtension(markdown.Extension):
         # After inline patterns (20) made the links, before MkDocs rewrites .md hrefs (0).
         md.treeprocessors.register(_TermTooltips(md, self.context), "onnx_glossary_tooltips", 4)
         md.parser.blockprocessors.register(_Embeds(md, self.context), "onnx_glossary_embeds", 95)
+        md.preprocessors.register(_KeepSource(md, self.context), "onnx_glossary_source", 1000)
 
 
 def makeExtension(**kwargs: Any) -> GlossaryExtension:

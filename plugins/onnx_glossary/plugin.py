@@ -71,42 +71,10 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
     # -- content ------------------------------------------------------------------------------
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
-        models_dir = Path(self.config.models_dir) if self.config.models_dir else None
-        try:
-            self.catalog, problems = catalog.load_catalog(
-                models_dir, self.root, self.analysis_cache,
-                size_budget_bytes=int(self.config.model_size_budget_mb * 1_000_000),
-                node_modules=self.node_modules)
-        except catalog.SetupError as error:
-            raise PluginError(str(error)) from None
-        self._warn_all(problems)
-        self.index, problems = load_glossary(Path(self.config.glossary_dir), self.root,
-                                             model_names=sorted(self.catalog.models))
-        self._warn_all(problems)
-        self.context.index = self.index
-        self.context.embed = self._embed
-        self.terms_by_uri = {term.src_uri: term for term in self.index.terms}
-
-        use_dir = config.use_directory_urls
-        index_uri = f"{GLOSSARY_URI}/index.md"
-        model_names = frozenset(self.catalog.models)
-        self.json_ld = {}
-        for term in self.index.terms:
-            page = render.render_term_page(term, self.index, use_directory_urls=use_dir,
-                                           index_uri=index_uri, site_url=config.site_url,
-                                           set_name=self.config.set_name, model_names=model_names)
-            self.json_ld[term.src_uri] = page.json_ld
-            self._add(files, config, term.src_uri, page.markdown, edit=self.root / term.path)
-        self._add(files, config, index_uri, render.render_glossary_index(self.index),
-                  edit=Path(self.config.glossary_dir))
-        mentions: dict[str, list[tuple[str, str]]] = {}
-        for term in self.index.terms:
-            for name in term.models:
-                mentions.setdefault(name, []).append((term.title, term.src_uri))
-        for src_uri, content in catalog.generated_files(self.catalog, use_directory_urls=use_dir,
-                                                         live=self.config.live_examples,
-                                                         mentions=mentions):
-            self._add(files, config, src_uri, content)
+        self._load_models()
+        self._load_glossary()
+        self._add_term_pages(files, config)
+        self._add_model_pages(files, config)
         for src_uri, source in assets.files(self.catalog, self.node_modules, self.config):
             self._add(files, config, src_uri, source)
         return files
@@ -116,14 +84,18 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         self.context.current_uri = page.file.src_uri
         term = self.terms_by_uri.get(page.file.src_uri)
         if term is not None:
-            self.context.current_path, self.context.line_offset = term.path, 0
+            self.context.current_path = term.path
+            # The body sits inside the generated page; map its lines back to the term file.
+            self.context.line_offset = term.body_line - 1 - _lines_before(term.body, markdown)
             # Material writes page.meta.description into an attribute without escaping it.
             page.meta["description"] = html.escape(term.summary, quote=True)
             page.meta["onnx_glossary_jsonld"] = self.json_ld.get(term.src_uri, ())
             return markdown
         self.context.current_path = self._shown_path(page.file)
-        self.context.line_offset = _front_matter_lines(page.file, markdown)
+        self.context.line_offset = 0
         if not page.file.generated_by:
+            # MkDocs hands over the markdown without its front matter: find where it starts.
+            self.context.line_offset = _lines_before(markdown, page.file.content_string)
             self._warn_all(check_term_links(markdown, page.file.src_uri, self.index,
                                             self.context.current_path,
                                             self.context.line_offset + 1))
@@ -143,6 +115,47 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         if self.config.models_dir:
             server.watch(str(self.config.models_dir))
         return server
+
+    # -- steps of on_files ------------------------------------------------------------------
+
+    def _load_models(self) -> None:
+        models_dir = Path(self.config.models_dir) if self.config.models_dir else None
+        try:
+            self.catalog, problems = catalog.load_catalog(
+                models_dir, self.root, self.analysis_cache,
+                size_budget_bytes=int(self.config.model_size_budget_mb * 1_000_000),
+                node_modules=self.node_modules)
+        except catalog.SetupError as error:
+            raise PluginError(str(error)) from None
+        self._warn_all(problems)
+
+    def _load_glossary(self) -> None:
+        self.index, problems = load_glossary(Path(self.config.glossary_dir), self.root,
+                                             model_names=sorted(self.catalog.models))
+        self._warn_all(problems)
+        self.context.index = self.index
+        self.context.embed = self._embed
+        self.terms_by_uri = {term.src_uri: term for term in self.index.terms}
+
+    def _add_term_pages(self, files: Files, config: MkDocsConfig) -> None:
+        index_uri = f"{GLOSSARY_URI}/index.md"
+        model_names = frozenset(self.catalog.models)
+        self.json_ld = {}
+        for term in self.index.terms:
+            page = render.render_term_page(term, self.index, use_directory_urls=self.use_directory_urls,
+                                           index_uri=index_uri, site_url=config.site_url,
+                                           set_name=self.config.set_name, model_names=model_names)
+            self.json_ld[term.src_uri] = page.json_ld
+            self._add(files, config, term.src_uri, page.markdown, edit=self.root / term.path)
+        self._add(files, config, index_uri, render.render_glossary_index(self.index),
+                  edit=Path(self.config.glossary_dir))
+
+    def _add_model_pages(self, files: Files, config: MkDocsConfig) -> None:
+        generated = catalog.generated_files(self.catalog, use_directory_urls=self.use_directory_urls,
+                                            live=self.config.live_examples,
+                                            mentions=self.index.model_mentions())
+        for src_uri, content in generated:
+            self._add(files, config, src_uri, content)
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -183,10 +196,11 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
             self._warn(problem)
 
 
-def _front_matter_lines(file: File, markdown: str) -> int:
-    """How many source lines precede ``markdown`` (MkDocs strips the front matter)."""
-    if file.generated_by:
-        return 0
-    source = file.content_string  # the text MkDocs read; front matter still in it
-    at = source.find(markdown[:200]) if markdown.strip() else -1
-    return source.count("\n", 0, at) if at > 0 else 0
+def _lines_before(text: str, within: str) -> int:
+    """How many lines of ``within`` precede ``text`` (0 when it cannot be found).
+
+    Warnings then name lines of the file a contributor edits, not of the text MkDocs converts
+    (which lacks the front matter, or holds a term body inside a generated page).
+    """
+    at = within.find(text[:200]) if text.strip() else -1
+    return within.count("\n", 0, at) if at > 0 else 0
