@@ -79,6 +79,17 @@ def test_snippet_uses_the_models_own_names_types_and_dims() -> None:
         assert json.dumps(value) in js
 
 
+def test_models_with_ml_operators_skip_webgpu() -> None:
+    # onnxruntime-web 1.30's WebGPU build refuses ai.onnx.ml operators (LinearClassifier).
+    facts, reference = reference_for("iris")
+    assert "ai.onnx.ml" in facts.opsets
+    picked = render_snippet_js(facts, reference).split("export async function pickBackend() {")[1]
+    assert picked.split("\n}\n")[0].strip().endswith(
+        'return { backend: "wasm", reason: "the model uses ai.onnx.ml operators" };')
+    facts, reference = reference_for("linear")
+    assert "navigator.gpu.requestAdapter()" in render_snippet_js(facts, reference)
+
+
 def test_image_snippet_decodes_the_picture_into_the_image_input() -> None:
     facts, reference = reference_for("edges")
     js = render_snippet_js(facts, reference)

@@ -254,7 +254,6 @@ def test_quantised_model_records_its_origin():
     meta = facts.metadata
     assert meta["quantized_from"] == "edges"
     assert int(meta["float_model_bytes"]) == (MODELS / "edges/model.onnx").stat().st_size
-    assert int(meta["quantized_model_bytes"]) == facts.file_size
     assert float(meta["max_abs_diff_vs_float"]) <= 32
 
 
@@ -291,7 +290,6 @@ def test_quantised_digits_is_smaller_than_its_float_original():
     float_size = (MODELS / "digits/model.onnx").stat().st_size
     assert meta["quantized_from"] == "digits"
     assert int(meta["float_model_bytes"]) == float_size
-    assert int(meta["quantized_model_bytes"]) == facts.file_size
     assert facts.file_size * 3 < float_size  # int8 weights: about a quarter of the bytes
     assert float(meta["max_abs_diff_vs_float"]) <= 0.5
     assert float(meta["test_accuracy"]) >= float(meta["float_test_accuracy"]) - 0.01

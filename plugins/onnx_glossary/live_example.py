@@ -207,6 +207,9 @@ def _snippet_context(facts: _Facts, reference: Mapping[str, Any]) -> dict[str, A
     return {
         "model": js(facts.name),
         "py_model": py(facts.name),
+        # Measured with onnxruntime-web 1.30: the WebGPU build has no ai.onnx.ml kernels
+        # ("No Op registered for LinearClassifier"); only the WASM build runs them.
+        "wasm_only": "ai.onnx.ml" in (getattr(facts, "opsets", None) or {}),
         "inputs": inputs,
         "overrides": [
             {"name": js(name), "size": js(size)}

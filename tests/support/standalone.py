@@ -58,6 +58,7 @@ class Facts:
     name: str
     inputs: tuple[Tensor, ...]
     outputs: tuple[Tensor, ...]
+    opsets: dict[str, int]
 
 
 def read_facts(name: str, model: onnx.ModelProto) -> Facts:
@@ -77,6 +78,7 @@ def read_facts(name: str, model: onnx.ModelProto) -> Facts:
         name,
         tuple(tensor(v) for v in model.graph.input if v.name not in initializers),
         tuple(tensor(v) for v in model.graph.output),
+        {o.domain or "ai.onnx": o.version for o in model.opset_import},
     )
 
 
