@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from .sitebuild import REPO, Built, build_site
+from .support.browser import StaticServer
 
 
 @pytest.fixture(scope="session")
@@ -13,3 +16,18 @@ def real_site(tmp_path_factory: pytest.TempPathFactory) -> Built:
     built = build_site(REPO / "mkdocs.yml", strict=True, site_dir=tmp_path_factory.mktemp("real") / "site")
     assert not built.aborted, "\n".join(built.warnings)
     return built
+
+
+@pytest.fixture(scope="session")
+def instant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticServer]:
+    """The site built for the very URL it is served at.
+
+    Material only intercepts links whose URL is in sitemap.xml, after swapping in the page's
+    protocol and host but not its port: on a random localhost port instant navigation is off
+    unless site_url names that port. (`mkdocs serve` sets site_url to its address likewise.)
+    """
+    site = tmp_path_factory.mktemp("instant")
+    with StaticServer(site, "/repo/") as server:
+        built = build_site(REPO / "mkdocs.yml", strict=True, site_dir=site, site_url=server.url)
+        assert not built.aborted, built.warnings
+        yield server

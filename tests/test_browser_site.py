@@ -109,10 +109,18 @@ def test_dark_palette_follows_the_system(browser, server: StaticServer) -> None:
     page.context.close()
 
 
-def test_instant_navigation_from_index_to_term(browser, server: StaticServer) -> None:  # type: ignore[no-untyped-def]
-    page, probe = open_page(browser, server, "glossary/")
+def test_instant_navigation_from_index_to_term(browser, instant: StaticServer) -> None:  # type: ignore[no-untyped-def]
+    page, probe = open_page(browser, instant, "glossary/")
+    page.wait_for_load_state("networkidle")  # Material intercepts links once it read the sitemap
+    page.evaluate("window.sameDocument = true")
     page.locator("article a[href$='/glossary/webgpu/']").first.click()
     page.wait_for_url("**/glossary/webgpu/")
-    assert page.locator("article h1").inner_text().rstrip("¶") == "WebGPU"
+    page.wait_for_function("document.querySelector('article h1').textContent.startsWith('WebGPU')")
+    assert page.evaluate("window.sameDocument") is True  # swapped in place, not reloaded
+    # The tooltips of the new page work too (they are set up per page by Material).
+    link = page.locator("article a[href$='/glossary/webassembly/']").first
+    link.scroll_into_view_if_needed()
+    link.hover()
+    page.locator(".md-tooltip2--active").wait_for(timeout=5000)
     assert probe.errors == [] and probe.other_origin == []
     page.context.close()

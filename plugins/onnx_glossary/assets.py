@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 PACKAGE_ASSETS = Path(__file__).parent / "assets"
 ASSET_URI = "assets/onnx_glossary/"
 CSS_URI = ASSET_URI + "glossary.css"
+LIVE_CSS_URI = ASSET_URI + "live-example.css"
 ORT_URI = "assets/ort/"
 MERMAID_URI = "assets/mermaid/"
 
@@ -31,7 +32,11 @@ ORT_FILES = (
 )
 
 
-def javascript(node_modules: Path, config: GlossaryConfig) -> list[str]:
+def stylesheets(config: GlossaryConfig) -> list[str]:
+    return [CSS_URI, LIVE_CSS_URI] if config.live_examples else [CSS_URI]
+
+
+def javascript(config: GlossaryConfig) -> list[str]:
     """Scripts for every page: both are a few KB and fetch their runtimes only when used."""
     scripts = [ASSET_URI + "mermaid-shim.js"]
     if config.live_examples:

@@ -61,8 +61,8 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         self.use_directory_urls = config.use_directory_urls
         config.markdown_extensions.append(GlossaryExtension(self.context))  # type: ignore[arg-type]
         config.theme.dirs.insert(1 if config.theme.custom_dir else 0, str(THEME_DIR))
-        config.extra_css.append(assets.CSS_URI)
-        config.extra_javascript.extend(assets.javascript(self.node_modules, self.config))
+        config.extra_css.extend(assets.stylesheets(self.config))
+        config.extra_javascript.extend(assets.javascript(self.config))
         # `mkdocs serve` types .mjs itself but guesses .wasm from the OS tables, which may
         # lack it: a .wasm sent as anything else is fetched twice, with two console errors.
         mimetypes.add_type("application/wasm", ".wasm")

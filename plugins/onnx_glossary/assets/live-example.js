@@ -345,14 +345,6 @@
   /* (Re)initialise the widgets of the current document: enable Run once the script is live. */
   function init() {
     const widgets = document.querySelectorAll("[data-live-example]");
-    // The site should list live-example.css in extra_css; if it does not, load it here,
-    // only on pages that have a widget.
-    if (widgets.length && !document.querySelector('link[href$="live-example.css"]')) {
-      const link = document.createElement("link");
-      link.rel = "stylesheet";
-      link.href = new URL("live-example.css", SCRIPT_URL).href;
-      document.head.appendChild(link);
-    }
     for (const root of widgets) {
       if (root.dataset.ready) continue;
       root.dataset.ready = "true";
@@ -374,12 +366,16 @@
   document.addEventListener("change", function (event) {
     const target = event.target;
     const root = target instanceof Element && target.closest("[data-live-example]");
-    if (!root || target.dataset.le !== "file" || !target.files[0]) return;
-    part(root, "use-file").checked = true;
-    // Preview the reader's picture from memory: it is never uploaded.
+    if (!root) return;
     const preview = part(root, "input-image");
+    const file = part(root, "file");
+    if (!preview.dataset.sample) preview.dataset.sample = preview.src;
     if (preview.src.startsWith("blob:")) URL.revokeObjectURL(preview.src);
-    preview.src = URL.createObjectURL(target.files[0]);
+    if (target.dataset.le === "file" && file.files[0]) part(root, "use-file").checked = true;
+    // Preview the reader's picture from memory: it is never uploaded.
+    preview.src = part(root, "use-file").checked && file.files[0]
+      ? URL.createObjectURL(file.files[0])
+      : preview.dataset.sample;
   });
 
   function start() {
