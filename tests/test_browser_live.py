@@ -58,7 +58,7 @@ def browsers() -> Iterator[dict[bool, object]]:
                 browser.close()
 
 
-def open_page(browser, server: StaticServer, path: str, **context):  # type: ignore[no-untyped-def]
+def open_page(browser, server: StaticServer, path: str, **context):
     page = browser.new_context(**context).new_page()
     probe = PageProbe(server.origin).attach(page)
     page.goto(server.url + path, wait_until="load")
@@ -66,7 +66,7 @@ def open_page(browser, server: StaticServer, path: str, **context):  # type: ign
     return page, probe
 
 
-def run(page, until: tuple[str, ...] = ("done",)) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def run(page, until: tuple[str, ...] = ("done",)) -> dict[str, str]:
     """Press Run and wait for the widget to settle; return its data attributes."""
     page.click(RUN)
     page.wait_for_function(
@@ -83,7 +83,7 @@ def assert_clean(probe: PageProbe) -> None:
 
 @pytest.mark.parametrize("webgpu", [False, True], ids=["no-adapter", "webgpu"])
 @pytest.mark.parametrize("isolation", [False, True], ids=["plain", "coop-coep"])
-def test_every_model_runs_and_matches_the_reference(  # type: ignore[no-untyped-def]
+def test_every_model_runs_and_matches_the_reference(
     real_site: Built, plain, isolated, browsers, isolation: bool, webgpu: bool
 ) -> None:
     server = isolated if isolation else plain
@@ -123,7 +123,7 @@ def test_every_model_runs_and_matches_the_reference(  # type: ignore[no-untyped-
     context.close()
 
 
-def test_arriving_by_instant_navigation_then_run(instant, browsers) -> None:  # type: ignore[no-untyped-def]
+def test_arriving_by_instant_navigation_then_run(instant, browsers) -> None:
     page = browsers[False].new_context().new_page()
     probe = PageProbe(instant.origin).attach(page)
     # Material intercepts links once it has read sitemap.xml: wait for the network to idle.
@@ -140,7 +140,7 @@ def test_arriving_by_instant_navigation_then_run(instant, browsers) -> None:  # 
     assert_clean(probe)
 
 
-def test_pages_without_a_live_example_never_load_the_runtime(plain, browsers) -> None:  # type: ignore[no-untyped-def]
+def test_pages_without_a_live_example_never_load_the_runtime(plain, browsers) -> None:
     page = browsers[False].new_context().new_page()
     probe = PageProbe(plain.origin).attach(page)
     for path in ("", "glossary/", "glossary/onnx/", "models/"):
@@ -151,7 +151,7 @@ def test_pages_without_a_live_example_never_load_the_runtime(plain, browsers) ->
     assert_clean(probe)
 
 
-def test_the_code_shown_is_the_code_that_runs(plain, browsers) -> None:  # type: ignore[no-untyped-def]
+def test_the_code_shown_is_the_code_that_runs(plain, browsers) -> None:
     page, probe = open_page(browsers[False], plain, "models/linear/")
     shown = page.text_content(WIDGET + ' [data-panel="js"] pre code')
     served = page.evaluate("fetch('example.mjs').then(r => r.text())")
@@ -166,7 +166,7 @@ def test_the_code_shown_is_the_code_that_runs(plain, browsers) -> None:  # type:
 
 @pytest.mark.parametrize("missing", ["models/linear/model.onnx",
                                      "assets/ort/ort-wasm-simd-threaded.wasm"])
-def test_missing_file_shows_an_error_then_run_again_works(plain, browsers, missing: str) -> None:  # type: ignore[no-untyped-def]
+def test_missing_file_shows_an_error_then_run_again_works(plain, browsers, missing: str) -> None:
     page, probe = open_page(browsers[False], plain, "models/linear/")
     plain.missing.add(PREFIX + missing)
     try:
@@ -184,7 +184,7 @@ def test_missing_file_shows_an_error_then_run_again_works(plain, browsers, missi
     assert [e for e in probe.errors if "404" not in e] == []
 
 
-def test_webgpu_failing_at_start_falls_back_to_wasm(plain, browsers) -> None:  # type: ignore[no-untyped-def]
+def test_webgpu_failing_at_start_falls_back_to_wasm(plain, browsers) -> None:
     context = browsers[True].new_context()
     # The adapter exists but the device never comes: the runtime's WebGPU start fails halfway.
     context.add_init_script("GPUAdapter.prototype.requestDevice = () => "
@@ -199,7 +199,7 @@ def test_webgpu_failing_at_start_falls_back_to_wasm(plain, browsers) -> None:  #
     assert_clean(probe)
 
 
-def test_reader_picture_runs_without_a_reference(plain, browsers) -> None:  # type: ignore[no-untyped-def]
+def test_reader_picture_runs_without_a_reference(plain, browsers) -> None:
     page, probe = open_page(browsers[False], plain, "models/edges/")
     picture = io.BytesIO()
     Image.new("RGBA", (50, 40), (200, 30, 30, 255)).save(picture, "PNG")  # not the model's size
@@ -236,7 +236,7 @@ def refused_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticSer
         yield server
 
 
-def test_model_the_runtime_refuses_shows_why(refused_site, browsers) -> None:  # type: ignore[no-untyped-def]
+def test_model_the_runtime_refuses_shows_why(refused_site, browsers) -> None:
     page, probe = open_page(browsers[False], refused_site, "models/future/")
     state = run(page)
     assert state["state"] == "error"

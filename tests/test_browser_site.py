@@ -26,7 +26,7 @@ def browser() -> Iterator[object]:
         yield running
 
 
-def open_page(browser, server: StaticServer, path: str, **context):  # type: ignore[no-untyped-def]
+def open_page(browser, server: StaticServer, path: str, **context):
     context = browser.new_context(**context)
     page = context.new_page()
     probe = PageProbe(server.origin).attach(page)
@@ -34,7 +34,7 @@ def open_page(browser, server: StaticServer, path: str, **context):  # type: ign
     return page, probe
 
 
-def test_term_page_renders_completely(browser, server: StaticServer) -> None:  # type: ignore[no-untyped-def]
+def test_term_page_renders_completely(browser, server: StaticServer) -> None:
     page, probe = open_page(browser, server, "glossary/onnx/")
     assert page.locator("article h1").inner_text().rstrip("¶") == "ONNX"
     assert page.locator(".gl-short-answer").is_visible()
@@ -53,7 +53,7 @@ def test_term_page_renders_completely(browser, server: StaticServer) -> None:  #
     page.context.close()
 
 
-def test_term_link_shows_its_short_answer_as_a_tooltip(browser, server: StaticServer) -> None:  # type: ignore[no-untyped-def]
+def test_term_link_shows_its_short_answer_as_a_tooltip(browser, server: StaticServer) -> None:
     page, probe = open_page(browser, server, "glossary/onnx/")
     link = page.locator("article a[href$='/glossary/operator/']").first
     link.scroll_into_view_if_needed()
@@ -65,7 +65,7 @@ def test_term_link_shows_its_short_answer_as_a_tooltip(browser, server: StaticSe
     page.context.close()
 
 
-def test_index_counts_terms_and_jumps_to_a_letter(browser, server: StaticServer) -> None:  # type: ignore[no-untyped-def]
+def test_index_counts_terms_and_jumps_to_a_letter(browser, server: StaticServer) -> None:
     page, probe = open_page(browser, server, "glossary/")
     assert "All 19 terms" in page.locator(".gl-total").inner_text()
     page.locator(".gl-letters a", has_text="W").click()
@@ -78,7 +78,7 @@ def test_index_counts_terms_and_jumps_to_a_letter(browser, server: StaticServer)
 
 @pytest.mark.parametrize(("query", "slug"), [("SharedArrayBuffer", "sharedarraybuffer"),
                                              ("Open Neural Network Exchange", "onnx")])
-def test_search_finds_a_term_by_title_and_alias(browser, server: StaticServer, query: str,  # type: ignore[no-untyped-def]
+def test_search_finds_a_term_by_title_and_alias(browser, server: StaticServer, query: str,
                                                 slug: str) -> None:
     page, probe = open_page(browser, server, "")
     page.locator("input.md-search__input").click()
@@ -89,7 +89,7 @@ def test_search_finds_a_term_by_title_and_alias(browser, server: StaticServer, q
     page.context.close()
 
 
-def test_narrow_screen_scrolls_the_table_not_the_page(browser, server: StaticServer) -> None:  # type: ignore[no-untyped-def]
+def test_narrow_screen_scrolls_the_table_not_the_page(browser, server: StaticServer) -> None:
     page, probe = open_page(browser, server, "glossary/onnx/", viewport={"width": 360, "height": 740})
     box = page.locator(".gl-table-scroll").first
     assert box.evaluate("e => e.scrollWidth > e.clientWidth")  # the table slides sideways
@@ -99,7 +99,7 @@ def test_narrow_screen_scrolls_the_table_not_the_page(browser, server: StaticSer
     page.context.close()
 
 
-def test_dark_palette_follows_the_system(browser, server: StaticServer) -> None:  # type: ignore[no-untyped-def]
+def test_dark_palette_follows_the_system(browser, server: StaticServer) -> None:
     page, probe = open_page(browser, server, "glossary/onnx/", color_scheme="dark")
     scheme = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
     assert scheme == "slate"
@@ -109,7 +109,7 @@ def test_dark_palette_follows_the_system(browser, server: StaticServer) -> None:
     page.context.close()
 
 
-def test_instant_navigation_from_index_to_term(browser, instant: StaticServer) -> None:  # type: ignore[no-untyped-def]
+def test_instant_navigation_from_index_to_term(browser, instant: StaticServer) -> None:
     page, probe = open_page(browser, instant, "glossary/")
     page.wait_for_load_state("networkidle")  # Material intercepts links once it read the sitemap
     page.evaluate("window.sameDocument = true")

@@ -34,7 +34,7 @@ def _get(url: str) -> tuple[int, str, bytes]:
         return error.code, "", b""
 
 
-def _wait_for(url: str, predicate, timeout: float = 60) -> bytes:  # type: ignore[no-untyped-def]
+def _wait_for(url: str, predicate, timeout: float = 60) -> bytes:
     deadline = time.monotonic() + timeout
     body = b""
     while time.monotonic() < deadline:

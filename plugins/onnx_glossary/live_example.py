@@ -44,17 +44,21 @@ _JS_ARRAYS: dict[str, tuple[str, str | None]] = {
 }
 
 
+# Read-only protocols, so frozen dataclasses (ModelFacts, TensorInfo) satisfy them.
 class _Tensor(Protocol):
-    name: str
-    elem_type: str
-    shape: Sequence[int | str | None] | None
+    @property
+    def name(self) -> str: ...
+    @property
+    def elem_type(self) -> str: ...
+    @property
+    def shape(self) -> Sequence[int | str | None] | None: ...
 
 
 class _Facts(Protocol):
     """What this module reads from :class:`onnx_glossary.model_facts.ModelFacts`."""
 
-    name: str
-
+    @property
+    def name(self) -> str: ...
     @property
     def inputs(self) -> Sequence[_Tensor]: ...
 

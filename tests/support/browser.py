@@ -122,7 +122,7 @@ class StaticServer:
         self._httpd.server_close()
 
 
-def launch(playwright, *, webgpu: bool = False, extra_args: Iterable[str] = ()):  # type: ignore[no-untyped-def]
+def launch(playwright, *, webgpu: bool = False, extra_args: Iterable[str] = ()):
     """Launch the system Chromium from a running ``sync_playwright()`` on a fresh profile.
 
     Playwright's ``launch`` gives every browser its own new user-data-dir and every
