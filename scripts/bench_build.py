@@ -51,6 +51,10 @@ def neighbours(i: int, n: int) -> list[int]:
     return [j for j in range(start, min(start + CLUSTER, n)) if j != i]
 
 
+def summary(i: int, n: int) -> str:
+    return prose(i, n, 2)
+
+
 def body(i: int, n: int, link: str) -> str:
     links = ", ".join(f"[{title(j)}]({link.format(slug(j))})" for j in neighbours(i, n)[:3])
     return textwrap.dedent(f"""\
@@ -73,7 +77,7 @@ def term_file(i: int, n: int) -> str:
     faq = "".join(f"  - q: Question {k} about {title(i)}?\n    a: {prose(i + k, n, 2)}\n"
                   for k in range(3))
     return (f"---\ntitle: {title(i)}\naka: [Alias {i}]\ncategory: Cluster {i // CLUSTER}\n"
-            f"updated: 2026-11-30\nsummary: {prose(i, n, 2)}\nfacts:\n  caption: Quick facts.\n"
+            f"updated: 2026-11-30\nsummary: {summary(i, n)}\nfacts:\n  caption: Quick facts.\n"
             f"  rows:\n{facts}mistakes:\n{mistakes}faq:\n{faq}sources:\n"
             "  - title: Spec\n    url: https://example.org/spec\n"
             "  - title: Docs\n    url: https://example.org/docs\n"
@@ -81,17 +85,25 @@ def term_file(i: int, n: int) -> str:
 
 
 def plain_page(i: int, n: int) -> str:
-    """The same content as a hand-written mkdocs-material page."""
+    """The same content as a hand-written mkdocs-material page: the tooltips the plugin adds
+    are written as markdown link titles, as an author without the plugin would."""
     rows = "".join(f"| Fact {k} | {prose(i + k, n, 1)} |\n" for k in range(5))
     mistakes = "".join(f"{k + 1}. {prose(i + k, n, 2)}\n" for k in range(3))
     faq = "".join(f"### Question {k} about {title(i)}?\n\n{prose(i + k, n, 2)}\n\n" for k in range(3))
-    cluster = "".join(f"- [{title(j)}]({slug(j)}.md)\n" for j in neighbours(i, n))
+    cluster = "".join(f'- [{title(j)}]({slug(j)}.md "{summary(j, n)}")\n' for j in neighbours(i, n))
     return (f"# {title(i)}\n\nAlso called *Alias {i}*. Cluster {i // CLUSTER}. Updated 30 November "
             f"2026.\n\n> {prose(i, n, 2)}\n\n## At a glance\n\nQuick facts.\n\n| Quick fact | Detail |\n"
-            f"|---|---|\n{rows}\n{body(i, n, '{}.md')}\n## What people get wrong\n\n{mistakes}\n"
+            f"|---|---|\n{rows}\n{plain_body(i, n)}\n## What people get wrong\n\n{mistakes}\n"
             f"## Questions people ask\n\n{faq}## Sources\n\n- [Spec](https://example.org/spec)\n"
             f"- [Docs](https://example.org/docs)\n\n## Same cluster\n\n{cluster}\n"
             "[Back to the glossary](index.md)\n")
+
+
+def plain_body(i: int, n: int) -> str:
+    text = body(i, n, "{}.md")
+    for j in neighbours(i, n)[:3]:
+        text = text.replace(f"({slug(j)}.md)", f'({slug(j)}.md "{summary(j, n)}")')
+    return text
 
 
 CONFIG = """\

@@ -15,17 +15,21 @@ import posixpath
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib.metadata import version
 from pathlib import Path
-from typing import Any
-
-import onnxruntime
+from typing import TYPE_CHECKING, Any
 
 from . import __version__, render
 from .live_example import render_live_example, render_snippet_js
-from .model_facts import BrowserRuntime, ModelError, ModelFacts, analyse_model, browser_runtime
 from .problems import Problem
-from .reference import compute_reference, load_example_spec
-from .webgpu_ops import WebGpuSupport, load_webgpu_support
+
+# onnx and onnxruntime take a third of a second to import: a site without models (or a
+# `mkdocs serve` of the glossary alone) should not pay for them, so the modules that need
+# them are imported when models are first loaded.
+if TYPE_CHECKING:
+    from .model_facts import BrowserRuntime, ModelFacts
+    from .reference import ExampleSpec
+    from .webgpu_ops import WebGpuSupport
 
 MODELS_URI = "models"
 MODEL_FILE = "model.onnx"
@@ -33,12 +37,14 @@ RESERVED_NAMES = frozenset({"index", "operators"})
 NAME_RE = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
 
 
-# onnxruntime's own exception classes derive straight from Exception; these are the ones a
-# model that passed the checker can still raise when a session is created or run.
-_RUN_ERRORS: tuple[type[BaseException], ...] = (ValueError, OSError, *(
-    getattr(onnxruntime.capi.onnxruntime_pybind11_state, name)
-    for name in ("Fail", "RuntimeException", "InvalidGraph", "InvalidArgument", "NotImplemented",
-                 "InvalidProtobuf", "NoSuchFile")))
+def _run_errors() -> tuple[type[BaseException], ...]:
+    """What computing a reference can raise for a model that passed the checker: onnxruntime's
+    own exception classes derive straight from Exception."""
+    from onnxruntime.capi import onnxruntime_pybind11_state as state
+
+    names = ("Fail", "RuntimeException", "InvalidGraph", "InvalidArgument", "NotImplemented",
+             "InvalidProtobuf", "NoSuchFile")
+    return (ValueError, OSError, *(getattr(state, name) for name in names))
 
 
 class SetupError(RuntimeError):
@@ -68,7 +74,7 @@ class ModelEntry:
 @dataclass
 class Catalog:
     models: dict[str, ModelEntry] = field(default_factory=dict)
-    runtime: BrowserRuntime = field(default_factory=BrowserRuntime)
+    runtime: BrowserRuntime | None = None
     webgpu_source: str | None = None
 
     @classmethod
@@ -115,6 +121,9 @@ def load_catalog(models_dir: Path | None, root: Path, cache: AnalysisCache, *,
     """Analyse every ``models/<name>/model.onnx``; each unusable model is one problem."""
     if models_dir is None:
         return Catalog.empty(), []
+    from .model_facts import browser_runtime
+    from .webgpu_ops import load_webgpu_support
+
     try:
         webgpu = load_webgpu_support(node_modules)
     except FileNotFoundError as error:
@@ -144,6 +153,9 @@ def load_catalog(models_dir: Path | None, root: Path, cache: AnalysisCache, *,
 def _load_model(folder: Path, model_file: Path, root: Path, cache: AnalysisCache,
                 webgpu: WebGpuSupport, runtime: BrowserRuntime,
                 budget: int) -> tuple[ModelEntry | None, list[Problem]]:
+    from .model_facts import ModelFacts
+    from .reference import load_example_spec
+
     shown_model = _shown(model_file, root)
     try:
         spec = load_example_spec(folder)
@@ -180,8 +192,11 @@ def _load_model(folder: Path, model_file: Path, root: Path, cache: AnalysisCache
     return entry, problems
 
 
-def _analyse(folder: Path, model_file: Path, spec: Any, webgpu: WebGpuSupport,
+def _analyse(folder: Path, model_file: Path, spec: ExampleSpec, webgpu: WebGpuSupport,
              runtime: BrowserRuntime, budget: int) -> dict[str, Any]:
+    from .model_facts import ModelError, analyse_model
+    from .reference import compute_reference
+
     try:
         facts = analyse_model(model_file, size_budget_bytes=budget, webgpu=webgpu,
                               runtime=runtime, name=folder.name)
@@ -190,7 +205,7 @@ def _analyse(folder: Path, model_file: Path, spec: Any, webgpu: WebGpuSupport,
     entry: dict[str, Any] = {"facts": facts.to_dict()}
     try:
         reference = compute_reference(model_file, facts, spec, folder)
-    except _RUN_ERRORS as error:
+    except _run_errors() as error:
         entry["reference_error"] = " ".join(str(error).split())[:300]
         return entry
     entry["reference"] = reference.to_json()
@@ -209,7 +224,7 @@ def _cache_key(model_file: Path, folder: Path, picture: Path | None, webgpu: Web
             digest.update(hashlib.sha256(path.read_bytes()).digest())
     for extra in sorted(folder.glob(f"{MODEL_FILE}.data")) + sorted(folder.glob("*.onnx_data")):
         digest.update(extra.name.encode() + str(extra.stat().st_size).encode())
-    digest.update(json.dumps([__version__, onnxruntime.__version__, runtime.version,
+    digest.update(json.dumps([__version__, version("onnxruntime"), runtime.version,
                               webgpu.source, webgpu.version, budget]).encode())
     return digest.hexdigest()
 

@@ -13,6 +13,7 @@ import posixpath
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from .frontmatter import (
@@ -136,6 +137,7 @@ def find_links(markdown: str) -> Iterator[Link]:
             yield Link(text.count("\n", 0, match.start(1)) + 1, match.group(1))
 
 
+@lru_cache(maxsize=65536)
 def link_target(href: str, from_uri: str) -> str | None:
     """The docs-namespace path a relative ``.md`` link points at, or ``None`` for other links."""
     if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", href) or href.startswith(("/", "#")):

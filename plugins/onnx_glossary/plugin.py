@@ -46,6 +46,7 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         self.root = Path.cwd()
         self.node_modules = Path("node_modules")
         self.use_directory_urls = True
+        self.existing: dict[str, File] = {}
 
     # -- set-up -----------------------------------------------------------------------------
 
@@ -71,6 +72,8 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
     # -- content ------------------------------------------------------------------------------
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        # Files.append invalidates its lookup table: index the sources once, not per page.
+        self.existing = {file.src_uri: file for file in files}
         self._load_models()
         self._load_glossary()
         self._add_term_pages(files, config)
@@ -166,7 +169,7 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
 
     def _add(self, files: Files, config: MkDocsConfig, src_uri: str, content: str | bytes | Path,
              edit: Path | None = None) -> None:
-        existing = files.get_file_from_path(src_uri)
+        existing = self.existing.get(src_uri)
         if existing is not None and not existing.generated_by:
             raise PluginError(f"{Path(config.docs_dir, src_uri)} clashes with a page the glossary "
                               f"plugin generates at {src_uri}: move or rename it")
@@ -179,6 +182,7 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         if edit is not None:
             file.edit_uri = posixpath.normpath(os.path.relpath(edit, config.docs_dir)).replace(os.sep, "/")
         files.append(file)
+        self.existing[src_uri] = file
 
     def _shown_path(self, file: File) -> str:
         if file.abs_src_path:

@@ -20,7 +20,7 @@ import xml.etree.ElementTree as etree
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import markdown
@@ -28,7 +28,9 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup, escape
 
 from .glossary import GlossaryIndex, Term, link_target
-from .model_facts import ModelFacts
+
+if TYPE_CHECKING:
+    from .model_facts import ModelFacts
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|>~])")
 
@@ -106,21 +108,40 @@ class _NoRawHtml(markdown.Extension):
 
 @lru_cache(maxsize=1)
 def _field_markdown() -> markdown.Markdown:
-    return markdown.Markdown(extensions=[_NoRawHtml(), "sane_lists", "smarty"])
+    return markdown.Markdown(extensions=[_NoRawHtml(), "sane_lists"])
 
 
-def markdown_field(text: str, resolver: Callable[[str], tuple[str, str | None]] | None = None,
-                   *, inline: bool = False) -> Markup:
+def markdown_field(text: str, resolver: Callable[[str], tuple[str, str | None]] | None = None) -> Markup:
     """Convert a front-matter markdown string (untrusted) to safe HTML."""
     md = _field_markdown()
     md.reset()
     processor = md.treeprocessors["onnx_glossary_safe_links"]
     assert isinstance(processor, _SafeLinks)
     processor.resolver = resolver
-    html = md.convert(text)
-    if inline and html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
-        html = html[3:-4]
-    return Markup(html)
+    return Markup(md.convert(text))
+
+
+_SPLIT = "onnx-glossary-field-boundary-5c1f"
+
+
+def markdown_fields(texts: Sequence[str],
+                    resolver: Callable[[str], tuple[str, str | None]] | None = None) -> list[Markup]:
+    """:func:`markdown_field` for many strings in one conversion (a term has a dozen; one
+    Markdown run each would cost more than the rest of its page)."""
+    if len(texts) < 2:
+        return [markdown_field(text, resolver) for text in texts]
+    joined = markdown_field(f"\n\n{_SPLIT}\n\n".join(texts), resolver)
+    parts = joined.split(f"<p>{_SPLIT}</p>")
+    if len(parts) != len(texts):  # a field swallowed the boundary: convert one by one
+        return [markdown_field(text, resolver) for text in texts]
+    return [Markup(part.strip()) for part in parts]
+
+
+def _unwrap_paragraph(html: Markup) -> Markup:
+    """A single paragraph's content, for use inside a list item."""
+    if html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
+        return Markup(html[3:-4])
+    return html
 
 
 def json_ld(data: Mapping[str, Any]) -> str:
@@ -140,7 +161,6 @@ def environment() -> Environment:
         keep_trailing_newline=True,
     )
     env.filters["md"] = md_escape
-    env.filters["mdfield"] = markdown_field
     env.filters["human_date"] = lambda d: f"{d.day} {d:%B %Y}"
     env.filters["human_bytes"] = human_bytes
     env.filters["thousands"] = lambda n: f"{n:,}"
@@ -195,17 +215,20 @@ def render_term_page(term: Term, index: GlossaryIndex, *, use_directory_urls: bo
                      model_names: frozenset[str] = frozenset()) -> TermPage:
     """Render a term page (everything but the page chrome) and its JSON-LD in one pass."""
     resolver = LinkResolver(index, term.src_uri, use_directory_urls)
-    answers = [markdown_field(q.answer, resolver) for q in term.faq]
+    # One conversion for all of a term's markdown fields: mistakes first, then answers.
+    fields = markdown_fields([*term.mistakes, *(q.answer for q in term.faq)], resolver)
+    mistakes = [_unwrap_paragraph(html) for html in fields[:len(term.mistakes)]]
+    answers = fields[len(term.mistakes):]
     markdown = render(
         "term.md.jinja",
         term=term,
         answers=answers,
+        mistakes=mistakes,
         models=[name for name in term.models if name in model_names],
         neighbours=index.neighbours(term),
         related=index.related(term),
         total=len(index),
         index_link=posixpath.relpath(index_uri, posixpath.dirname(term.src_uri)),
-        resolve=resolver,
     )
     page_abs = index_abs = None
     if site_url:
