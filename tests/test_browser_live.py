@@ -243,3 +243,34 @@ def test_model_the_runtime_refuses_shows_why(refused_site, browsers) -> None:
     assert "IR version" in page.inner_text(WIDGET + ' [data-le="error"]')
     assert page.is_enabled(RUN)
     assert probe.other_origin == [] and probe.page_errors == []
+
+
+CONTRAST = """(selector) => {
+  // WCAG contrast between an element's text and the first opaque background behind it.
+  const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const element = document.querySelector(selector);
+  let back = element;
+  while (back && rgb(getComputedStyle(back).backgroundColor)[3] === 0) back = back.parentElement;
+  const fg = lum(rgb(getComputedStyle(element).color));
+  const bg = lum(rgb(getComputedStyle(back || document.body).backgroundColor));
+  return (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_widget_is_readable_in_both_palettes(plain, browsers, scheme: str) -> None:
+    page, probe = open_page(browsers[False], plain, "models/linear/", color_scheme=scheme)
+    expected = "slate" if scheme == "dark" else "default"
+    assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == expected
+    state = run(page)
+    assert state["match"] == "true"
+    for part in ("state", "backend", "threads"):
+        ratio = page.evaluate(CONTRAST, f'{WIDGET} [data-le="{part}"]')
+        assert ratio >= 4.5, (scheme, part, ratio)
+    assert page.evaluate(CONTRAST, f"{WIDGET} pre code") >= 4.5
+    assert_clean(probe)
+    page.context.close()
