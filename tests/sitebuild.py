@@ -14,6 +14,9 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
 REPO = Path(__file__).resolve().parent.parent
+MODELS = REPO / "models"
+# The onnx package's own test models (real architectures, generated weights, IR 3 / opset 9).
+LIGHT = Path(onnx.__file__).parent / "backend" / "test" / "data" / "light"
 
 
 @dataclass

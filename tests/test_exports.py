@@ -17,8 +17,8 @@ from pathlib import Path
 import onnx
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-MODELS = ROOT / "models"
+from .sitebuild import MODELS
+
 # Parity tolerances the scripts enforce, in output units (uint8 models: grey levels).
 TOLERANCES = {"linear": 1e-5, "iris": 1e-5, "digits": 1e-5, "digits-int8": 0.5, "edges": 1.0,
               "edges-int8": 32.0}

@@ -23,17 +23,15 @@ from onnx_glossary.model_facts import (
 from onnx_glossary.webgpu_ops import load_webgpu_support
 
 from . import model_builders as build
+from .sitebuild import LIGHT, MODELS, REPO
 
-ROOT = Path(__file__).resolve().parent.parent
-MODELS = ROOT / "models"
-LIGHT = Path(onnx.__file__).parent / "backend" / "test" / "data" / "light"
 LIGHT_MODELS = sorted(LIGHT.glob("light_*.onnx"))
 RUNTIME = BrowserRuntime("1.30.0", 13, 26)
 
 
 @pytest.fixture(scope="module")
 def webgpu():
-    return load_webgpu_support(ROOT / "node_modules")
+    return load_webgpu_support(REPO / "node_modules")
 
 
 def analyse(model: onnx.ModelProto, tmp_path: Path, **kwargs) -> ModelFacts:
@@ -166,8 +164,8 @@ def test_newer_than_browser_runtime_is_flagged_not_raised(tmp_path, ir_version, 
 
 
 def test_browser_runtime_version_comes_from_node_modules():
-    assert browser_runtime(ROOT / "node_modules").version == json.loads(
-        (ROOT / "node_modules/onnxruntime-web/package.json").read_text()
+    assert browser_runtime(REPO / "node_modules").version == json.loads(
+        (REPO / "node_modules/onnxruntime-web/package.json").read_text()
     )["version"]
     assert browser_runtime(Path("/nonexistent")).version == "1.30.0"
 

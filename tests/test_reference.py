@@ -20,10 +20,8 @@ from onnx_glossary.reference import (
 from PIL import Image
 
 from . import model_builders as build
+from .sitebuild import LIGHT, MODELS
 
-ROOT = Path(__file__).resolve().parent.parent
-MODELS = ROOT / "models"
-LIGHT = Path(onnx.__file__).parent / "backend" / "test" / "data" / "light"
 RUNTIME = BrowserRuntime()
 
 
