@@ -297,3 +297,16 @@ def test_docs_page_front_matter_is_counted_in_lines(tmp_path: Path) -> None:
     built = build_site(config)
     assert built.ours() == ["docs/index.md:6: [[model-card: gone]] names the unknown model "
                             "'gone': add models/gone/model.onnx or fix the name"]
+
+
+def test_fixed_input_size_is_said_plainly_without_failing_strict(tmp_path: Path) -> None:
+    fixed = mb.linear()
+    for tensor in (*fixed.graph.input, *fixed.graph.output):
+        tensor.type.tensor_type.shape.dim[0].dim_value = 1  # replaces the symbolic 'batch'
+    config = project(tmp_path, {"fixed": fixed})
+    built = build_site(config, strict=True)
+    assert not built.aborted, built.warnings
+    html = built.page("models/fixed")
+    warnings = html.split("What to know before you use it")[1].split("</div>")[0]
+    assert "fixed shape [1, 3]: the model refuses any other size" in warnings
+    assert cell(html, "Dynamic axes") == "none: every input has a fixed size"

@@ -171,7 +171,12 @@ def _load_model(folder: Path, model_file: Path, root: Path, cache: AnalysisCache
     if "error" in cached:
         return None, [Problem(shown_model, None, _without_path(cached["error"], model_file))]
     facts = ModelFacts.from_dict(cached["facts"])
-    problems = [Problem(shown_model, None, warning) for warning in facts.warnings]
+    # The page states every finding; only those that break the live example fail --strict.
+    problems = [Problem(shown_model, None, warning, level="info") for warning in facts.warnings]
+    if facts.external_data:
+        problems.append(Problem(shown_model, None, "weights are stored in external data files, "
+                                "which the site does not publish: save the model as one file "
+                                "(onnx.save_model(..., save_as_external_data=False))"))
     if not facts.runs_in_browser:
         problems.append(Problem(shown_model, None, "the shipped browser runtime (onnxruntime-web "
                                 f"{facts.ort_web_version}) cannot run this model: "
@@ -179,7 +184,7 @@ def _load_model(folder: Path, model_file: Path, root: Path, cache: AnalysisCache
     if cached.get("reference_error"):
         problems.append(Problem(shown_model, None, "no reference outputs, so no live example: "
                                 + cached["reference_error"]))
-    problems.extend(Problem(shown_model, None, note) for note in cached.get("notes", []))
+    problems.extend(Problem(shown_model, None, note, level="info") for note in cached.get("notes", []))
     reference_json = cached.get("reference")
     entry = ModelEntry(
         name=folder.name,

@@ -193,7 +193,10 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         return file.src_uri
 
     def _warn(self, problem: Problem) -> None:
-        log.warning(str(problem))
+        if problem.level == "info":
+            log.info(str(problem))
+        else:
+            log.warning(str(problem))
 
     def _warn_all(self, problems: list[Problem]) -> None:
         for problem in problems:
