@@ -274,3 +274,19 @@ def test_widget_is_readable_in_both_palettes(plain, browsers, scheme: str) -> No
     assert page.evaluate(CONTRAST, f"{WIDGET} pre code") >= 4.5
     assert_clean(probe)
     page.context.close()
+
+
+def test_a_term_page_runs_each_model_it_embeds(plain, browsers) -> None:
+    page, probe = open_page(browsers[False], plain, "glossary/operator/")
+    widgets = page.locator(WIDGET)
+    assert widgets.count() == 2  # the term lists iris and edges
+    for index in range(2):
+        widgets.nth(index).locator('button[data-action="run"]').click()
+        page.wait_for_function(
+            "(i) => ['done', 'error'].includes(document.querySelectorAll('[data-live-example]')[i].dataset.state)",
+            arg=index, timeout=120_000)
+        state = widgets.nth(index).evaluate("e => ({...e.dataset})")
+        assert (state["state"], state["match"], state["backend"]) == ("done", "true", "wasm")
+        assert state["exampleUrl"].startswith("../../models/")
+    assert_clean(probe)
+    page.context.close()
