@@ -1,5 +1,6 @@
 # Two commands do everything on a fresh Debian/Ubuntu machine with Python 3.11 and Node 20:
-#   make serve   builds the site and serves it on http://127.0.0.1:8000/ (live reload)
+#   make serve   builds the site and serves it on http://127.0.0.1:8000/onnx-glossary/ (live reload;
+#                the path is the one the site has on GitHub Pages)
 #   make test    runs the whole test suite (unit, site builds, real Chromium)
 # Both set up what they need first (a virtual environment, npm packages, Chromium) and are
 # quick once that is done.
