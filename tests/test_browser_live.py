@@ -16,7 +16,6 @@ from PIL import Image
 
 from .sitebuild import REPO, Built
 from .support.browser import ISOLATION_HEADERS, PageProbe, StaticServer, launch
-from .support.standalone import add_model, build_site
 
 pytestmark = pytest.mark.browser
 
@@ -222,22 +221,21 @@ def test_reader_picture_runs_without_a_reference(plain, browsers) -> None:
 
 
 @pytest.fixture(scope="module")
-def refused_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticServer]:
-    """A standalone site whose model is newer than onnxruntime-web 1.30 accepts (IR 14)."""
-    root = REPO
-    site = build_site(tmp_path_factory.mktemp("refused"), {})
-    source = tmp_path_factory.mktemp("ir14")
-    model = onnx.load(root / "models" / "linear" / "model.onnx")
+def refused_site(real_site: Built, tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticServer]:
+    """The real site, with the published linear model replaced by an IR 14 copy: newer than
+    onnxruntime-web 1.30 reads (the build itself would flag such a model and give it no widget,
+    which is how a stale or hand-edited deployment would show the fault to a reader)."""
+    site = tmp_path_factory.mktemp("refused") / "site"
+    shutil.copytree(real_site.site, site)
+    model = onnx.load(REPO / "models" / "linear" / "model.onnx")
     model.ir_version = 14
-    onnx.save(model, source / "model.onnx")
-    shutil.copy(root / "models" / "linear" / "example.yml", source / "example.yml")
-    add_model(site, "future", source)
+    onnx.save(model, site / "models" / "linear" / "model.onnx")
     with StaticServer(site, PREFIX) as server:
         yield server
 
 
 def test_model_the_runtime_refuses_shows_why(refused_site, browsers) -> None:
-    page, probe = open_page(browsers[False], refused_site, "models/future/")
+    page, probe = open_page(browsers[False], refused_site, "models/linear/")
     state = run(page)
     assert state["state"] == "error"
     assert "IR version" in page.inner_text(WIDGET + ' [data-le="error"]')
