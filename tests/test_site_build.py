@@ -91,6 +91,13 @@ faq:
       No. It is a *format*; [ONNX Runtime](runtime.md) runs it.
   - q: Can I quantise it?
     a: Yes.
+  - q: What's its opset?
+    a: |
+      Read it in Python:
+
+      ```python
+      print(model.opset_import)
+      ```
 sources:
   - title: ONNX IR specification
     url: https://onnx.ai/onnx/repo-docs/IR.html
@@ -147,6 +154,11 @@ def test_term_page_structure(tiny: Built) -> None:
     assert re.search(r'<div class="gl-mistakes">.*?<ol>\s*<li>Ignoring the <a href="../opset/"',
                      html, re.S)
     assert ("h3", "Is ONNX a runtime?") in page.headings
+    # Code fences in answers are code blocks, highlighted like the rest of the site; a quote
+    # in a question stays out of its anchor.
+    assert '<h3 id="whats-its-opset">' in html
+    answer = html.split('id="whats-its-opset"')[1].split('class="gl-answer"')[1][:400]
+    assert '<div class="highlight"><pre><span></span><code><span class="nb">print</span>' in answer
     assert page.link_to("https://onnx.ai/onnx/repo-docs/IR.html")
     # Same cluster links every other term of the category, related terms, back to index.
     cluster = html.split('id="same-cluster"')[1]
@@ -216,7 +228,8 @@ def test_json_ld_and_seo(tiny: Built) -> None:
     assert term["inDefinedTermSet"] == {"@type": "DefinedTermSet", "name": "Tiny set",
                                         "url": "https://example.github.io/repo/glossary/"}
     faq = types["FAQPage"]
-    assert [q["name"] for q in faq["mainEntity"]] == ["Is ONNX a runtime?", "Can I quantise it?"]
+    assert [q["name"] for q in faq["mainEntity"]] == ["Is ONNX a runtime?", "Can I quantise it?",
+                                                      "What's its opset?"]
     assert faq["mainEntity"][0]["acceptedAnswer"]["text"] == "No. It is a format; ONNX Runtime runs it."
     assert page.meta["description"] == "ONNX is an open format for trained models."
     assert page.canonical == "https://example.github.io/repo/glossary/onnx/"

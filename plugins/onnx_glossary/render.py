@@ -13,6 +13,7 @@ search indexes the text. Untrusted text is made inert on the way in:
 
 from __future__ import annotations
 
+import html
 import json
 import posixpath
 import re
@@ -25,7 +26,7 @@ from urllib.parse import urlsplit
 
 import markdown
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from .glossary import GlossaryIndex, Term, link_target
 
@@ -36,8 +37,11 @@ _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|>~])")
 
 
 def md_escape(text: str) -> Markup:
-    """Text that Python-Markdown shows literally: HTML-escaped, markdown syntax backslashed."""
-    return Markup(_MD_SPECIAL.sub(r"\\\1", str(escape(text))))
+    """Text that Python-Markdown shows literally: HTML-escaped, markdown syntax backslashed.
+
+    Quotes stay as they are: they are harmless in text, and escaped they would end up in
+    heading anchors ("model39s")."""
+    return Markup(_MD_SPECIAL.sub(r"\\\1", html.escape(text, quote=False)))
 
 
 def page_url(src_uri: str, use_directory_urls: bool) -> str:
@@ -108,7 +112,9 @@ class _NoRawHtml(markdown.Extension):
 
 @lru_cache(maxsize=1)
 def _field_markdown() -> markdown.Markdown:
-    return markdown.Markdown(extensions=[_NoRawHtml(), "sane_lists"])
+    # The same code fences and highlighting as the site's own pages.
+    return markdown.Markdown(extensions=[_NoRawHtml(), "sane_lists", "pymdownx.highlight",
+                                         "pymdownx.superfences"])
 
 
 def markdown_field(text: str, resolver: Callable[[str], tuple[str, str | None]] | None = None) -> Markup:
