@@ -37,7 +37,8 @@ setup: $(VENV)/.installed node_modules/.installed
 
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11) and "Python 3.11 is needed: run make PYTHON=python3.11")'
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
+	  echo "Could not create $(VENV): on Debian/Ubuntu install python3-venv (apt-get install python3-venv)"; exit 1; }
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
@@ -50,6 +51,7 @@ $(VENV)/.installed-export: $(VENV)/.installed
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "npm not found: install Node.js 20 with npm"; exit 1; }
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
