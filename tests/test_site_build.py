@@ -284,3 +284,7 @@ def test_a_docs_page_cannot_silently_shadow_a_term(tmp_path: Path) -> None:
     built = build_site(config)
     assert built.aborted or any("clashes with a page the glossary plugin generates" in w
                                 for w in built.warnings)
+
+
+def test_generated_index_has_no_edit_link(tiny: Built) -> None:
+    assert not [link for link in Page(tiny.page("glossary")).links if "/edit/" in (link.get("href") or "")]

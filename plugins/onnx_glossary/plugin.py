@@ -150,8 +150,8 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
                                            set_name=self.config.set_name, model_names=model_names)
             self.json_ld[term.src_uri] = page.json_ld
             self._add(files, config, term.src_uri, page.markdown, edit=self.root / term.path)
-        self._add(files, config, index_uri, render.render_glossary_index(self.index),
-                  edit=Path(self.config.glossary_dir))
+        # The index is made from all terms: there is no one file to edit, so no edit link.
+        self._add(files, config, index_uri, render.render_glossary_index(self.index))
 
     def _add_model_pages(self, files: Files, config: MkDocsConfig) -> None:
         generated = catalog.generated_files(self.catalog, use_directory_urls=self.use_directory_urls,
