@@ -70,6 +70,8 @@ def test_model_page_facts_match_the_file(real: Built, name: str) -> None:
 
 def test_linear_model_page(real: Built) -> None:
     html = real.page("models/linear")
+    assert '<meta name="description" content="The ONNX model linear: inputs input (float32); ' \
+           'opsets ai.onnx 17; 1 node; runs in onnxruntime-web 1.30.0.">' in html
     assert cell(html, "Parameters").startswith("4 ")
     assert "batch is free: axis 0 of input &#39;input&#39;, axis 0 of output &#39;output&#39;" in html
     assert cell(html, "Inputs") == "input: float32 [batch, 3]"

@@ -67,6 +67,17 @@ class ModelEntry:
         return f"{MODELS_URI}/{self.name}/index.md"
 
     @property
+    def description(self) -> str:
+        """One sentence for search engines (the page's meta description)."""
+        facts = self.facts
+        inputs = ", ".join(f"{t.name} ({t.elem_type})" for t in facts.inputs)
+        opsets = ", ".join(f"{d} {v}" for d, v in facts.opsets.items())
+        verdict = "runs" if facts.runs_in_browser else "does not run"
+        return (f"The ONNX model {self.name}: inputs {inputs}; opsets {opsets}; "
+                f"{facts.node_count} node{'' if facts.node_count == 1 else 's'}; {verdict} in "
+                f"onnxruntime-web {facts.ort_web_version}.")
+
+    @property
     def live(self) -> bool:
         return self.reference is not None and self.facts.runs_in_browser
 
@@ -80,6 +91,13 @@ class Catalog:
     @classmethod
     def empty(cls) -> Catalog:
         return cls()
+
+    def by_page(self, src_uri: str) -> ModelEntry | None:
+        """The model whose page has this path, if any."""
+        folder, name = posixpath.split(src_uri)
+        if name != "index.md" or posixpath.dirname(folder) != MODELS_URI:
+            return None
+        return self.models.get(posixpath.basename(folder))
 
 
 class AnalysisCache:

@@ -96,6 +96,9 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
             return markdown
         self.context.current_path = self._shown_path(page.file)
         self.context.line_offset = 0
+        model = self.catalog.by_page(page.file.src_uri)
+        if model is not None:
+            page.meta["description"] = html.escape(model.description, quote=True)
         if not page.file.generated_by:
             # MkDocs hands over the markdown without its front matter: find where it starts.
             self.context.line_offset = _lines_before(markdown, page.file.content_string)
