@@ -339,13 +339,7 @@ def render_embed(catalog: Catalog, kind: str, name: str, from_uri: str, *,
         if not (live and entry.live):
             return render.render("model_card.html.jinja", entry=entry, facts=entry.facts,
                                  page_url=page, note="This model has no live example.")
-        folder = _relative_folder(from_uri, f"{MODELS_URI}/{name}", use_directory_urls)
+        folder = render.relative_folder(from_uri, f"{MODELS_URI}/{name}", use_directory_urls)
         return str(render_live_example(entry.facts, entry.reference or {}, folder))
     return render.render("model_card.html.jinja", entry=entry, facts=entry.facts, page_url=page,
                          note=None)
-
-
-def _relative_folder(from_uri: str, folder: str, use_directory_urls: bool) -> str:
-    source = render.page_url(from_uri, use_directory_urls)
-    base = source.rstrip("/") if source.endswith("/") or not source else posixpath.dirname(source)
-    return posixpath.relpath(folder, base or ".") + "/"

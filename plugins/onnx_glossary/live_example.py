@@ -20,6 +20,8 @@ from typing import Any, Protocol
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
+from .render import environment, shape_text
+
 #: Default comparison with the build-time reference, used when reference.json names none.
 DEFAULT_TOLERANCE = {"atol": 1e-4, "rtol": 1e-3}
 
@@ -115,16 +117,6 @@ def _only_code(value: Any) -> Any:
     if isinstance(value, str) and not isinstance(value, Code):
         raise TypeError(f"snippet templates only accept encoded Code, got raw text {value!r}")
     return value
-
-
-@cache
-def _html_env() -> Environment:
-    return Environment(
-        loader=PackageLoader("onnx_glossary", "templates"),
-        autoescape=True,
-        undefined=StrictUndefined,
-        keep_trailing_newline=True,
-    )
 
 
 @cache
@@ -279,7 +271,7 @@ def widget_context(
         "atol": f"{tol['atol']:g}",
         "rtol": f"{tol['rtol']:g}",
         "inputs": [
-            {"name": t.name, "type": t.elem_type, "shape": _shape_text(t.shape)}
+            {"name": t.name, "type": t.elem_type, "shape": shape_text(t.shape)}
             for t in facts.inputs
         ],
         "overrides": free_dimension_overrides(facts, reference),
@@ -288,15 +280,9 @@ def widget_context(
     }
 
 
-def _shape_text(shape: Sequence[int | str | None] | None) -> str:
-    if shape is None:
-        return "unknown rank"
-    return "[" + ", ".join("?" if d is None else str(d) for d in shape) + "]"
-
-
 def render_live_example(
     facts: _Facts, reference: Mapping[str, Any], model_base_url: str
 ) -> Markup:
     """The widget's HTML for a page; ``model_base_url`` leads from that page to the model folder."""
-    template = _html_env().get_template("live_example.html")
+    template = environment().get_template("live_example.html")  # autoescape on
     return Markup(template.render(widget_context(facts, reference, model_base_url)))

@@ -64,6 +64,13 @@ def relative_url(from_src_uri: str, to_src_uri: str, use_directory_urls: bool) -
     return rel
 
 
+def relative_folder(from_uri: str, folder: str, use_directory_urls: bool) -> str:
+    """A URL that leads from a page to a folder of the site (ends with '/')."""
+    source = page_url(from_uri, use_directory_urls)
+    base = source.rstrip("/") if source.endswith("/") or not source else posixpath.dirname(source)
+    return posixpath.relpath(folder, base or ".") + "/"
+
+
 @dataclass(frozen=True)
 class LinkResolver:
     """Resolves ``.md`` links inside converted front-matter markdown for one page."""
