@@ -12,14 +12,10 @@ import numpy as np
 import onnx
 import pytest
 from onnx import numpy_helper
-from onnx_glossary.model_facts import (
-    BrowserRuntime,
-    ModelError,
-    ModelFacts,
-    analyse_model,
-    browser_runtime,
-    earliest_ort,
-)
+from onnx_glossary.model_analysis import ModelError, analyse_model
+from onnx_glossary.model_facts import ModelFacts, from_json_dict, to_json_dict
+from onnx_glossary.problems import Finding
+from onnx_glossary.runtime import BrowserRuntime, browser_runtime, earliest_ort
 from onnx_glossary.webgpu_ops import load_webgpu_support
 
 from . import model_builders as build
@@ -27,6 +23,10 @@ from .sitebuild import LIGHT, MODELS, REPO
 
 LIGHT_MODELS = sorted(LIGHT.glob("light_*.onnx"))
 RUNTIME = BrowserRuntime("1.30.0", 13, 26)
+
+
+def messages(facts: ModelFacts) -> list[str]:
+    return [finding.message for finding in facts.findings]
 
 
 @pytest.fixture(scope="module")
@@ -58,10 +58,10 @@ def test_linear_facts(tmp_path, webgpu):
     assert gemm.spec_url == "https://onnx.ai/onnx/operators/onnx__Gemm.html"
     assert gemm.webgpu is True
     assert facts.runs_in_browser
-    assert facts.browser_reason == "yes: IR 8 <= 13 and ai.onnx opset 17 <= 26"
+    assert facts.acceptance == "IR 8 ≤ 13 and ai.onnx opset 17 ≤ 26"
     assert facts.earliest_ort == "1.12"
     assert facts.shape_inference_ok
-    assert facts.warnings == ()
+    assert facts.findings == ()
 
 
 def test_ir3_initializers_listed_as_inputs_are_not_inputs(tmp_path):
@@ -70,7 +70,7 @@ def test_ir3_initializers_listed_as_inputs_are_not_inputs(tmp_path):
     assert facts.ir_version == 3
     assert facts.parameter_count == 12
     assert facts.earliest_ort == "0.3"
-    assert any("fixed shape [2, 4]" in w for w in facts.warnings)
+    assert any("fixed shape [2, 4]" in w for w in messages(facts))
 
 
 def test_symbolic_dims_and_non_float_inputs(tmp_path):
@@ -87,7 +87,7 @@ def test_symbolic_dims_and_non_float_inputs(tmp_path):
         ("mask", 1, "sequence"), ("raw", 0, "height"), ("raw", 1, "width"),
     }
     assert facts.outputs[1].shape == ()  # a scalar is a fixed, empty shape
-    assert not any("fixed shape" in w for w in facts.warnings)
+    assert not any("fixed shape" in w for w in messages(facts))
 
 
 def test_unnamed_free_axis_is_flagged(tmp_path):
@@ -97,7 +97,7 @@ def test_unnamed_free_axis_is_flagged(tmp_path):
     assert facts.inputs[0].shape == (None, 3)
     axes = [(a.tensor, a.axis, a.dim, a.role) for a in facts.dynamic_axes]
     assert ("x", 0, None, "input") in axes
-    assert any("axis 0 is free but unnamed" in w for w in facts.warnings)
+    assert any("axis 0 is free but unnamed" in w for w in messages(facts))
 
 
 def test_ml_operators(tmp_path, webgpu):
@@ -117,10 +117,11 @@ def test_zipmap_output_is_flagged(tmp_path):
     assert probabilities.elem_type == "sequence<map<int64,float32>>"
     assert probabilities.is_tensor is False
     assert probabilities.shape is None
-    assert any("'probabilities' is a sequence<map<int64,float32>>" in w and "zipmap" in w
-               for w in facts.warnings)
+    (refusal,) = facts.refusals
+    assert refusal.message.startswith("'probabilities' is a sequence<map<int64,float32>>")
+    assert "ZipMap disabled" in refusal.fix
     assert not facts.runs_in_browser
-    assert "sequence<map<int64,float32>>" in facts.browser_reason
+    assert facts.acceptance == ""
 
 
 def test_if_subgraph_nodes_are_counted(tmp_path, webgpu):
@@ -143,7 +144,8 @@ def test_local_functions_are_counted(tmp_path, webgpu):
 
 def test_fixed_input_size_warning(tmp_path):
     facts = analyse(build.ir3_initializers_as_inputs(), tmp_path)
-    assert "Input 'x' has a fixed shape [2, 4]: the model refuses any other size" in facts.warnings
+    assert Finding("note", "Input 'x' has a fixed shape [2, 4]: the model refuses any other size") \
+        in facts.findings
 
 
 @pytest.mark.parametrize(
@@ -158,8 +160,10 @@ def test_newer_than_browser_runtime_is_flagged_not_raised(tmp_path, ir_version, 
     assert facts.ir_version == ir_version
     assert facts.opsets["ai.onnx"] == opset
     assert facts.runs_in_browser is False
-    assert facts.browser_reason.startswith("no: ")
-    assert expected in facts.browser_reason
+    (refusal,) = facts.refusals
+    assert refusal.message == expected
+    # The fix names the stamp that the shipped runtime accepts.
+    assert "ir_version=10" in refusal.fix and 'make_opsetid("", 17)' in refusal.fix
     assert facts.earliest_ort.startswith("newer than 1.20")
 
 
@@ -179,7 +183,7 @@ def test_earliest_ort_table():
 
 def test_facts_round_trip_through_json(tmp_path, webgpu):
     facts = analyse(build.mixed_inputs(), tmp_path, webgpu=webgpu)
-    assert ModelFacts.from_dict(json.loads(json.dumps(facts.to_dict()))) == facts
+    assert from_json_dict(ModelFacts, json.loads(json.dumps(to_json_dict(facts)))) == facts
 
 
 def test_external_data_is_reported(tmp_path):
@@ -192,7 +196,7 @@ def test_external_data_is_reported(tmp_path):
     facts = analyse_model(path, runtime=RUNTIME)
     assert facts.external_data
     assert facts.weight_bytes == 16
-    assert any("external data (model.onnx.data)" in w for w in facts.warnings)
+    assert any("external data (model.onnx.data)" in w for w in messages(facts))
 
 
 # -- the committed example models -------------------------------------------------------
@@ -322,7 +326,7 @@ def test_onnx_light_models(path, webgpu):
     assert facts.parameter_count == sum(math.prod(t.dims) for t in model.graph.initializer)
     assert facts.opsets == {"ai.onnx": 9} and facts.ir_version == 3
     assert facts.runs_in_browser
-    assert any("fixed shape [1, 3, 224, 224]" in w for w in facts.warnings)
+    assert any("fixed shape [1, 3, 224, 224]" in w for w in messages(facts))
 
 
 def test_light_models_exist():
@@ -439,7 +443,7 @@ def test_custom_domain_is_refused_by_the_browser(tmp_path, webgpu):
     (op,) = facts.operators
     assert (op.domain, op.since_version, op.spec_url, op.webgpu) == ("acme.ops", None, None, None)
     assert not facts.runs_in_browser
-    assert "domain 'acme.ops'" in facts.browser_reason
+    assert any("domain 'acme.ops'" in f.message for f in facts.refusals)
 
 
 def test_duplicate_opset_import_is_warned(tmp_path):
@@ -447,4 +451,4 @@ def test_duplicate_opset_import_is_warned(tmp_path):
     built.opset_import.add(domain="", version=15)
     facts = analyse(built, tmp_path)
     assert facts.opsets == {"ai.onnx": 17}
-    assert any("opset_import lists ai.onnx twice" in w for w in facts.warnings)
+    assert any("opset_import lists ai.onnx twice" in w for w in messages(facts))

@@ -41,7 +41,9 @@ def test_model_page_facts_match_the_file(real: Built, name: str) -> None:
     data = path.read_bytes()
     model = onnx.load_from_string(data)
     html = real.page(f"models/{name}")
-    assert f"({len(data):,} bytes)" in cell(html, "File size")
+    # Exact bytes always; "933 bytes (933 bytes)" never.
+    size = cell(html, "File size")
+    assert f"{len(data):,} bytes" in size and size.count("bytes") == 1
     assert cell(html, "SHA-256") == hashlib.sha256(data).hexdigest()
     assert cell(html, "IR version") == str(model.ir_version)
     opsets = {(o.domain or "ai.onnx"): o.version for o in model.opset_import}
@@ -65,7 +67,10 @@ def test_model_page_facts_match_the_file(real: Built, name: str) -> None:
     for op_type, count in counts.items():
         assert re.search(rf'>{op_type}</a></td><td>{count}</td>', operators), op_type
     assert "onnxruntime-web/docs/webgpu-operators.md" in operators and "1.30.0" in operators
-    assert "Runs in the shipped browser runtime (onnxruntime-web 1.30.0): yes." in html
+    verdict = html.split('class="admonition ')[1].split("</div>")[0]
+    assert 'data-verdict="runs' in verdict
+    assert "Runs in onnxruntime-web 1.30.0" in verdict
+    assert f"IR {model.ir_version} ≤ 13" in verdict
 
 
 def test_linear_model_page(real: Built) -> None:
@@ -110,7 +115,7 @@ def test_terms_embed_model_cards(real: Built) -> None:
     html = real.page("glossary/onnx")
     card = html.split('class="gl-model-card"')[1]
     assert 'href="../../models/linear/"' in card
-    assert "<code>input</code> float32 [batch, 3]" in card
+    assert "<code>input</code>: float32 [batch, 3]" in card
     page = real.page("models/linear")
     assert 'href="../../glossary/onnx/"' in page.split('id="glossary"')[1]
 
@@ -141,7 +146,7 @@ BAD: dict[str, tuple[bytes | onnx.ModelProto, str]] = {
     "text": (b"this is not a model\n", "not a readable ONNX file"),
     "tensor": (numpy_helper.from_array(np.ones(3, np.float32), "w").SerializeToString(), "not a model"),
     "checker": (mb.fails_checker(), "checker"),
-    "too-new": (mb.linear(ir_version=14, opset=27), "cannot run this model"),
+    "too-new": (mb.linear(ir_version=14, opset=27), "does not run in onnxruntime-web 1.30.0: IR version 14"),
     "external": (_external_missing(), "weights.bin"),
 }
 
@@ -170,7 +175,10 @@ def test_bad_models_leave_everything_else_built(bad: tuple[Path, Built]) -> None
     assert not (built.site / "models/truncated/index.html").exists()
     # A model the browser runtime refuses still gets its page, saying why.
     too_new = built.page("models/too-new")
-    assert "Runs in the shipped browser runtime (onnxruntime-web 1.30.0): no." in too_new
+    assert 'data-verdict="does-not-run"' in too_new
+    assert "Does not run in onnxruntime-web 1.30.0" in too_new
+    assert "ai.onnx opset 27 is newer than the 26" in too_new
+    assert "ir_version=10" in too_new  # the page says how to fix it
     assert "data-live-example" not in too_new
 
 
@@ -309,6 +317,7 @@ def test_fixed_input_size_is_said_plainly_without_failing_strict(tmp_path: Path)
     built = build_site(config, strict=True)
     assert not built.aborted, built.warnings
     html = built.page("models/fixed")
+    assert 'data-verdict="runs-with-notes"' in html
     warnings = html.split("What to know before you use it")[1].split("</div>")[0]
     assert "fixed shape [1, 3]: the model refuses any other size" in warnings
     assert cell(html, "Dynamic axes") == "none: every input has a fixed size"

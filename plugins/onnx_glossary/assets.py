@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from mkdocs.exceptions import PluginError
 
+from .runtime import runtime_files
+
 if TYPE_CHECKING:
     from .catalog import Catalog
     from .config import GlossaryConfig
@@ -21,15 +23,6 @@ CSS_URI = ASSET_URI + "glossary.css"
 LIVE_CSS_URI = ASSET_URI + "live-example.css"
 ORT_URI = "assets/ort/"
 MERMAID_URI = "assets/mermaid/"
-
-# The onnxruntime-web files a live example can fetch: the WebGPU bundle (native WebGPU EP plus
-# WASM) and the WASM-only bundle, each with the .wasm it loads next to itself.
-ORT_FILES = (
-    "ort.webgpu.bundle.min.mjs",
-    "ort-wasm-simd-threaded.asyncify.wasm",
-    "ort.wasm.bundle.min.mjs",
-    "ort-wasm-simd-threaded.wasm",
-)
 
 
 def stylesheets(config: GlossaryConfig) -> list[str]:
@@ -55,7 +48,7 @@ def files(catalog: Catalog, node_modules: Path, config: GlossaryConfig) -> Itera
         yield f"{MERMAID_URI}chunks/mermaid.esm.min/{chunk.name}", chunk
     if config.live_examples and catalog.models:
         ort = _require(node_modules, "onnxruntime-web/dist", "live examples")
-        for name in ORT_FILES:
+        for name in runtime_files():
             yield ORT_URI + name, ort / name
     if config.cross_origin_isolation:
         coi = _require(node_modules, "coi-serviceworker", "cross_origin_isolation")

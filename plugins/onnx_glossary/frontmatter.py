@@ -1,85 +1,22 @@
-"""YAML front matter with line numbers, and the schema of a glossary term.
+"""YAML front matter of a term file, and the schema it is validated against.
 
-PyYAML forgets where a value came from once it is constructed, so the loader here keeps the
-line of every mapping key and sequence item: each problem can then name ``path:line``.
+Values keep their lines (:mod:`.yaml_lines`), so each problem names ``path:line``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-import yaml
-
-from .problems import ContentError, Problem
-
-
-class LineDict(dict[Any, Any]):
-    """A YAML mapping that remembers the line of each key (1-based)."""
-
-    line: int = 0
-    key_lines: dict[Any, int]
+from .problems import ContentError, Problem, did_you_mean
+from .yaml_lines import BadDate, LineDict, LineList, YamlError, key_line, load_yaml, type_name
 
 
-class LineList(list[Any]):
-    """A YAML sequence that remembers the line of each item (1-based)."""
-
-    line: int = 0
-    item_lines: list[int]
-
-
-@dataclass(frozen=True)
-class BadDate:
-    """A value YAML took for a date but that is not one (``2026-13-40``)."""
-
-    text: str
-
-
-# libyaml's parser is several times faster than the pure-Python one and keeps node marks too.
-_BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class _LineLoader(_BaseLoader):  # type: ignore[misc,valid-type]
-    duplicate_keys: list[tuple[str, int]]
-
-
-def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> Any:
-    data = LineDict()
-    data.line = node.start_mark.line + 1
-    data.key_lines = {}
-    yield data
-    loader.flatten_mapping(node)
-    for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        line = key_node.start_mark.line + 1
-        if key in data.key_lines:
-            loader.duplicate_keys.append((str(key), line))
-        data.key_lines[key] = line
-        data[key] = loader.construct_object(value_node, deep=True)
-
-
-def _construct_sequence(loader: _LineLoader, node: yaml.SequenceNode) -> Any:
-    data = LineList()
-    data.line = node.start_mark.line + 1
-    data.item_lines = [item.start_mark.line + 1 for item in node.value]
-    yield data
-    data.extend(loader.construct_object(item, deep=True) for item in node.value)
-
-
-def _construct_timestamp(loader: _LineLoader, node: yaml.ScalarNode) -> Any:
-    try:
-        return yaml.SafeLoader.construct_yaml_timestamp(loader, node)
-    except ValueError:
-        return BadDate(str(node.value))
-
-
-_LineLoader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
-_LineLoader.add_constructor("tag:yaml.org,2002:seq", _construct_sequence)
-_LineLoader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
+def _known_keys(key: str, known: Any) -> str:
+    return did_you_mean(key, known, f" (known keys: {', '.join(known)})")
 
 
 @dataclass(frozen=True)
@@ -109,41 +46,22 @@ def split_front_matter(text: str, path: str) -> SplitSource:
 
 def load_front_matter(split: SplitSource, path: str) -> tuple[LineDict, list[Problem]]:
     """Parse front matter YAML, keeping line numbers relative to the whole file."""
-    loader = _LineLoader(split.front_matter)
-    loader.duplicate_keys = []
     try:
-        data = loader.get_single_data()
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = mark.line + 2 if mark is not None else 1
-        what = getattr(error, "problem", None) or str(error).splitlines()[0]
-        raise ContentError(Problem(path, line, f"the front matter is not valid YAML ({what}): "
-                                   "check indentation, and quote text that contains ': '")) from None
-    finally:
-        loader.dispose()
+        # The opening '---' line precedes the YAML text: its first line is line 2 of the file.
+        data, duplicates = load_yaml(split.front_matter, first_line=2)
+    except YamlError as error:
+        raise ContentError(Problem(path, error.line, f"the front matter is not valid YAML "
+                                   f"({error.what}): check indentation, and quote text that "
+                                   "contains ': '")) from None
     if data is None:
         raise ContentError(Problem(path, 1, "the front matter is empty: add title, category, "
                                    "updated, summary and sources"))
     if not isinstance(data, LineDict):
         raise ContentError(Problem(path, 2, "the front matter must be a mapping of 'key: value' "
                                    "lines"))
-    _shift_lines(data, 1)  # the opening '---' line precedes the YAML text
-    problems = [Problem(path, line + 1, f"the key '{key}' appears twice: keep one")
-                for key, line in loader.duplicate_keys]
+    problems = [Problem(path, line, f"the key '{key}' appears twice: keep one")
+                for key, line in duplicates]
     return data, problems
-
-
-def _shift_lines(value: Any, offset: int) -> None:
-    if isinstance(value, LineDict):
-        value.line += offset
-        value.key_lines = {k: line + offset for k, line in value.key_lines.items()}
-        for item in value.values():
-            _shift_lines(item, offset)
-    elif isinstance(value, LineList):
-        value.line += offset
-        value.item_lines = [line + offset for line in value.item_lines]
-        for item in value:
-            _shift_lines(item, offset)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -176,7 +94,7 @@ class Reader:
         if scalars and isinstance(value, int | float) and not isinstance(value, bool):
             value = str(value)
         if not isinstance(value, str):
-            self.fail(f"{what} must be text, not {_type_name(value)}", line)
+            self.fail(f"{what} must be text, not {type_name(value)}", line)
             return None
         if not value.strip():
             self.fail(f"{what} is empty: write it or remove the key", line)
@@ -185,7 +103,7 @@ class Reader:
 
     def items(self, value: Any, what: str) -> list[tuple[Any, int | None]]:
         if not isinstance(value, list):
-            self.fail(f"'{what}' must be a list (one '- item' per line), not {_type_name(value)}")
+            self.fail(f"'{what}' must be a list (one '- item' per line), not {type_name(value)}")
             return []
         lines = value.item_lines if isinstance(value, LineList) else [None] * len(value)
         return list(zip(value, lines, strict=True))
@@ -195,33 +113,18 @@ class Reader:
         """A mapping with exactly the given keys (name -> required)."""
         if not isinstance(value, dict):
             self.fail(f"{what} must be a mapping with {', '.join(repr(k) for k in keys)}, "
-                      f"not {_type_name(value)}", line)
+                      f"not {type_name(value)}", line)
             return None
         key_lines = value.key_lines if isinstance(value, LineDict) else {}
         for key in value:
             if key not in keys:
-                self.fail(f"unknown key '{key}' in {what}{_suggest(str(key), keys)}",
+                self.fail(f"unknown key '{key}' in {what}{_known_keys(str(key), keys)}",
                           key_lines.get(key, line))
         missing = [k for k, required in keys.items() if required and k not in value]
         if missing:
             self.fail(f"{what} is missing {', '.join(repr(k) for k in missing)}", line)
             return None
         return value
-
-
-def _type_name(value: Any) -> str:
-    if value is None:
-        return "nothing (the value is empty)"
-    if isinstance(value, BadDate):
-        return f"the invalid date '{value.text}'"
-    return {dict: "a mapping", LineDict: "a mapping", list: "a list", LineList: "a list",
-            bool: "true/false", int: "a number", float: "a number", str: "text",
-            dt.date: "a date", dt.datetime: "a date and time"}.get(type(value), type(value).__name__)
-
-
-def _suggest(key: str, known: Any) -> str:
-    close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
-    return f": did you mean '{close[0]}'?" if close else f" (known keys: {', '.join(known)})"
 
 
 def _read_str(value: Any, reader: Reader) -> str | None:
@@ -271,14 +174,14 @@ def _read_facts(value: Any, reader: Reader) -> Facts | None:
         return None
     caption = None
     if "caption" in facts:
-        caption = reader.text(facts["caption"], "the facts 'caption'", _key_line(facts, "caption"))
+        caption = reader.text(facts["caption"], "the facts 'caption'", key_line(facts, "caption"))
     rows = []
     for item, line in reader.items(facts["rows"], "facts rows"):
         row = reader.mapping(item, "each facts row", {"fact": True, "detail": True}, line)
         if row is None:
             continue
-        fact = reader.text(row["fact"], "a row's 'fact'", _key_line(row, "fact") or line, scalars=True)
-        detail = reader.text(row["detail"], "a row's 'detail'", _key_line(row, "detail") or line,
+        fact = reader.text(row["fact"], "a row's 'fact'", key_line(row, "fact") or line, scalars=True)
+        detail = reader.text(row["detail"], "a row's 'detail'", key_line(row, "detail") or line,
                              scalars=True)
         if fact and detail:
             rows.append(FactRow(fact, detail))
@@ -298,10 +201,10 @@ def _read_faq(value: Any, reader: Reader) -> tuple[Question, ...]:
         pair = reader.mapping(item, "each faq entry", {"q": True, "a": True}, line)
         if pair is None:
             continue
-        question = reader.text(pair["q"], "a question 'q'", _key_line(pair, "q") or line)
-        answer = reader.text(pair["a"], "an answer 'a'", _key_line(pair, "a") or line)
+        question = reader.text(pair["q"], "a question 'q'", key_line(pair, "q") or line)
+        answer = reader.text(pair["a"], "an answer 'a'", key_line(pair, "a") or line)
         if question and answer:
-            out.append(Question(question, answer, _key_line(pair, "a") or line))
+            out.append(Question(question, answer, key_line(pair, "a") or line))
     return tuple(out)
 
 
@@ -317,8 +220,8 @@ def _read_sources(value: Any, reader: Reader) -> tuple[Source, ...] | None:
         source = reader.mapping(item, "each source", {"title": True, "url": True}, line)
         if source is None:
             continue
-        title = reader.text(source["title"], "a source 'title'", _key_line(source, "title") or line)
-        url_line = _key_line(source, "url") or line
+        title = reader.text(source["title"], "a source 'title'", key_line(source, "title") or line)
+        url_line = key_line(source, "url") or line
         url = reader.text(source["url"], "a source 'url'", url_line)
         if url is None or title is None:
             continue
@@ -331,10 +234,6 @@ def _read_sources(value: Any, reader: Reader) -> tuple[Source, ...] | None:
     if not out and not reader.problems:
         reader.fail("'sources' is empty: list at least one specification or documentation page")
     return tuple(out) or None  # a term with no usable source is not published
-
-
-def _key_line(mapping: dict[str, Any], key: str) -> int | None:
-    return mapping.key_lines.get(key) if isinstance(mapping, LineDict) else None
 
 
 TERM_SCHEMA: dict[str, Field] = {
@@ -366,7 +265,7 @@ def read_term_fields(data: LineDict, path: str) -> tuple[dict[str, Any], list[Pr
         reader.line = data.key_lines.get(key, data.line)
         field = TERM_SCHEMA.get(key) if isinstance(key, str) else None
         if field is None:
-            reader.fail(f"unknown key '{key}'{_suggest(str(key), TERM_SCHEMA)}")
+            reader.fail(f"unknown key '{key}'{_known_keys(str(key), TERM_SCHEMA)}")
             continue
         reader.field = key
         result = field.read(value, reader)

@@ -8,7 +8,6 @@ lesser problem (an unknown related slug, say) keeps its page without the broken 
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import posixpath
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -24,7 +23,7 @@ from .frontmatter import (
     read_term_fields,
     split_front_matter,
 )
-from .problems import ContentError, Problem
+from .problems import ContentError, Problem, did_you_mean, shown_path
 
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 GLOSSARY_URI = "glossary"  # where term pages live in the site's docs namespace
@@ -222,10 +221,8 @@ def check_term_links(markdown: str, from_uri: str, index: GlossaryIndex, path: s
 
 
 def _nearest(slug: str, known: Iterable[str]) -> str:
-    close = difflib.get_close_matches(slug, list(known), n=1, cutoff=0.6)
-    if close:
-        return f": did you mean '{close[0]}.md'?"
-    return ": create glossary/" + slug + ".md or fix the link"
+    hint = did_you_mean(slug, known)
+    return hint.replace("'?", ".md'?") if hint else f": create glossary/{slug}.md or fix the link"
 
 
 def load_glossary(glossary_dir: Path, display_root: Path,
@@ -237,7 +234,7 @@ def load_glossary(glossary_dir: Path, display_root: Path,
     terms: list[Term] = []
     problems: list[Problem] = []
     for file in sorted(glossary_dir.glob("*.md")):
-        shown = _display(file, display_root)
+        shown = shown_path(file, display_root)
         try:
             text = file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
@@ -253,13 +250,6 @@ def load_glossary(glossary_dir: Path, display_root: Path,
     for term in index.terms:
         problems.extend(_check_cross_references(term, index, model_names))
     return index, problems
-
-
-def _display(file: Path, root: Path) -> str:
-    try:
-        return file.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return file.as_posix()
 
 
 def _drop_duplicates(terms: list[Term]) -> tuple[list[Term], list[Problem]]:
@@ -315,9 +305,8 @@ def _check_cross_references(term: Term, index: GlossaryIndex,
         for position, name in enumerate(term.models):
             if name not in model_names:
                 line = model_lines[position] if position < len(model_lines) else term.lines.get("models")
-                close = difflib.get_close_matches(name, list(model_names), n=1, cutoff=0.6)
-                hint = f": did you mean '{close[0]}'?" if close else (
-                    f": add models/{name}/model.onnx or use one of {', '.join(model_names) or 'none'}")
+                hint = did_you_mean(name, model_names, f": add models/{name}/model.onnx or use "
+                                    f"one of {', '.join(model_names) or 'none'}")
                 problems.append(Problem(term.path, line, f"'models' names the unknown model "
                                         f"'{name}'{hint}"))
     problems.extend(check_term_links(term.body, term.src_uri, index, term.path, term.body_line))

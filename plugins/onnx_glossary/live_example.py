@@ -20,31 +20,14 @@ from typing import Any, Protocol
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
+from .element_types import BY_NAME
+from .example_spec import tolerance
 from .render import environment, shape_text
-
-#: Default comparison with the build-time reference, used when reference.json names none.
-DEFAULT_TOLERANCE = {"atol": 1e-4, "rtol": 1e-3}
+from .runtime import BUNDLES, WASM_ONLY_DOMAINS
 
 #: Inputs with at most this many elements are written into the snippet; larger ones are read
 #: from reference.json next to the model (a page of numbers helps nobody).
 INLINE_LIMIT = 2048
-
-# ONNX element type -> (typed array built from plain JSON numbers, how to convert each number).
-_JS_ARRAYS: dict[str, tuple[str, str | None]] = {
-    "float32": ("Float32Array", None),
-    "float64": ("Float64Array", None),
-    "float16": ("Float16Array", None),
-    "int8": ("Int8Array", None),
-    "uint8": ("Uint8Array", None),
-    "int16": ("Int16Array", None),
-    "uint16": ("Uint16Array", None),
-    "int32": ("Int32Array", None),
-    "uint32": ("Uint32Array", None),
-    "int64": ("BigInt64Array", "BigInt"),
-    "uint64": ("BigUint64Array", "BigInt"),
-    "bool": ("Uint8Array", "Number"),
-}
-
 
 # Read-only protocols, so frozen dataclasses (ModelFacts, TensorInfo) satisfy them.
 class _Tensor(Protocol):
@@ -137,12 +120,6 @@ def _code_env() -> Environment:
     return env
 
 
-def tolerance(reference: Mapping[str, Any]) -> dict[str, float]:
-    """The comparison tolerance: the reference's own, else :data:`DEFAULT_TOLERANCE`."""
-    given = reference.get("tolerance") or {}
-    return {key: float(given.get(key, default)) for key, default in DEFAULT_TOLERANCE.items()}
-
-
 def free_dimension_overrides(facts: _Facts, reference: Mapping[str, Any]) -> dict[str, int]:
     """Symbolic input dimensions of the model pinned to the sample's sizes.
 
@@ -177,7 +154,9 @@ def _inputs(facts: _Facts, reference: Mapping[str, Any]) -> list[dict[str, Any]]
         source = "image" if tensor.name == image.get("input") else (
             "inline" if count <= INLINE_LIMIT else "reference"
         )
-        array, convert = _JS_ARRAYS.get(elem_type, ("", None))
+        element = BY_NAME.get(elem_type)
+        array = element.js_array if element and element.js_array else ""
+        convert = element.js_convert if element else None
         result.append(
             {
                 "name": js(tensor.name),
@@ -203,9 +182,7 @@ def _snippet_context(facts: _Facts, reference: Mapping[str, Any]) -> dict[str, A
     return {
         "model": js(facts.name),
         "py_model": py(facts.name),
-        # Measured with onnxruntime-web 1.30: the WebGPU build has no ai.onnx.ml kernels
-        # ("No Op registered for LinearClassifier"); only the WASM build runs them.
-        "wasm_only": "ai.onnx.ml" in (getattr(facts, "opsets", None) or {}),
+        "wasm_only": bool(WASM_ONLY_DOMAINS & set(getattr(facts, "opsets", None) or {})),
         "inputs": inputs,
         "overrides": [
             {"name": js(name), "size": js(size)}
@@ -275,14 +252,16 @@ def widget_context(
             for t in facts.inputs
         ],
         "overrides": free_dimension_overrides(facts, reference),
+        # The .wasm each backend's bundle loads: the widget downloads it with progress.
+        "runtime_files": {backend: bundle.wasm for backend, bundle in BUNDLES.items()},
         "code_js": _highlight(render_snippet_js(facts, reference), "js"),
         "code_python": _highlight(render_snippet_python(facts, reference), "python"),
     }
 
 
 def render_live_example(
-    facts: _Facts, reference: Mapping[str, Any], model_base_url: str
+    facts: _Facts, reference: Mapping[str, Any], model_base_url: str, env: Environment | None = None
 ) -> Markup:
     """The widget's HTML for a page; ``model_base_url`` leads from that page to the model folder."""
-    template = environment().get_template("live_example.html")  # autoescape on
+    template = (env or environment()).get_template("live_example.html")  # autoescape on
     return Markup(template.render(widget_context(facts, reference, model_base_url)))

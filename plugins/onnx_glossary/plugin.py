@@ -22,11 +22,15 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from . import assets, catalog, render
+from . import assets, catalog
 from .config import GlossaryConfig
-from .glossary import GLOSSARY_URI, GlossaryIndex, Term, check_term_links, load_glossary
+from .glossary import GlossaryIndex, Term, check_term_links, load_glossary
 from .markdown_ext import GlossaryExtension, SiteContext
-from .problems import Problem
+from .pages import GLOSSARY_INDEX_URI, Pages
+from .problems import Problem, shown_path
+from .render import environment
+from .runtime import import_map
+from .urls import SiteUrls
 
 log = get_plugin_logger(__name__)
 
@@ -42,10 +46,10 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         self.catalog = catalog.Catalog.empty()
         self.analysis_cache = catalog.AnalysisCache(None)
         self.terms_by_uri: dict[str, Term] = {}
-        self.json_ld: dict[str, tuple[str, ...]] = {}
+        self.json_ld: dict[str, tuple[dict[str, Any], ...]] = {}
         self.root = Path.cwd()
         self.node_modules = Path("node_modules")
-        self.use_directory_urls = True
+        self.pages = Pages()
         self.existing: dict[str, File] = {}
 
     # -- set-up -----------------------------------------------------------------------------
@@ -59,7 +63,9 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         self.root = Path(config.config_file_path or ".").resolve().parent
         self.node_modules = Path(self.config.node_modules or self.root / "node_modules")
         self.analysis_cache.directory = self.root / self.config.cache_dir
-        self.use_directory_urls = config.use_directory_urls
+        self.pages = Pages(urls=SiteUrls(config.use_directory_urls, config.site_url),
+                           set_name=self.config.set_name, live=self.config.live_examples,
+                           env=environment(config.theme.custom_dir))
         config.markdown_extensions.append(GlossaryExtension(self.context))  # type: ignore[arg-type]
         config.theme.dirs.insert(1 if config.theme.custom_dir else 0, str(THEME_DIR))
         config.extra_css.extend(assets.stylesheets(self.config))
@@ -94,7 +100,8 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
             page.meta["description"] = html.escape(term.summary, quote=True)
             page.meta["onnx_glossary_jsonld"] = self.json_ld.get(term.src_uri, ())
             return markdown
-        self.context.current_path = self._shown_path(page.file)
+        self.context.current_path = (shown_path(page.file.abs_src_path, self.root)
+                                     if page.file.abs_src_path else page.file.src_uri)
         self.context.line_offset = 0
         model = self.catalog.by_page(page.file.src_uri)
         if model is not None:
@@ -111,7 +118,8 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         env.globals["onnx_glossary"] = {
             "live_examples": self.config.live_examples and bool(self.catalog.models),
             "isolation": self.config.cross_origin_isolation,
-            "ort": assets.ORT_URI,
+            # The theme calls it with the page's base_url: one map, serialised with tojson.
+            "import_map": lambda base_url: import_map(f"{base_url}/{assets.ORT_URI}"),
         }
         return env
 
@@ -144,31 +152,23 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         self.terms_by_uri = {term.src_uri: term for term in self.index.terms}
 
     def _add_term_pages(self, files: Files, config: MkDocsConfig) -> None:
-        index_uri = f"{GLOSSARY_URI}/index.md"
         model_names = frozenset(self.catalog.models)
         self.json_ld = {}
         for term in self.index.terms:
-            page = render.render_term_page(term, self.index, use_directory_urls=self.use_directory_urls,
-                                           index_uri=index_uri, site_url=config.site_url,
-                                           set_name=self.config.set_name, model_names=model_names)
+            page = self.pages.term_page(term, self.index, model_names)
             self.json_ld[term.src_uri] = page.json_ld
             self._add(files, config, term.src_uri, page.markdown, edit=self.root / term.path)
         # The index is made from all terms: there is no one file to edit, so no edit link.
-        self._add(files, config, index_uri, render.render_glossary_index(self.index))
+        self._add(files, config, GLOSSARY_INDEX_URI, self.pages.glossary_index(self.index))
 
     def _add_model_pages(self, files: Files, config: MkDocsConfig) -> None:
-        generated = catalog.generated_files(self.catalog, use_directory_urls=self.use_directory_urls,
-                                            live=self.config.live_examples,
-                                            mentions=self.index.model_mentions())
-        for src_uri, content in generated:
+        for src_uri, content in self.pages.model_files(self.catalog, self.index.model_mentions()):
             self._add(files, config, src_uri, content)
 
     # -- helpers -----------------------------------------------------------------------------
 
     def _embed(self, kind: str, name: str, from_uri: str) -> str | None:
-        return catalog.render_embed(self.catalog, kind, name, from_uri,
-                                    use_directory_urls=self.use_directory_urls,
-                                    live=self.config.live_examples)
+        return self.pages.embed(self.catalog, kind, name, from_uri)
 
     def _add(self, files: Files, config: MkDocsConfig, src_uri: str, content: str | bytes | Path,
              edit: Path | None = None) -> None:
@@ -186,14 +186,6 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
             file.edit_uri = posixpath.normpath(os.path.relpath(edit, config.docs_dir)).replace(os.sep, "/")
         files.append(file)
         self.existing[src_uri] = file
-
-    def _shown_path(self, file: File) -> str:
-        if file.abs_src_path:
-            try:
-                return Path(file.abs_src_path).resolve().relative_to(self.root).as_posix()
-            except ValueError:
-                return file.abs_src_path
-        return file.src_uri
 
     def _warn(self, problem: Problem) -> None:
         if problem.level == "info":

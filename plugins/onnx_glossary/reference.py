@@ -1,13 +1,8 @@
 """Reference outputs for the live examples, computed at build time with Python onnxruntime.
 
 The browser widget runs the same model on the same sample input and compares its outputs
-with these, within the tolerance declared here. Pure: no MkDocs.
-
-`models/<name>/example.yml` (optional) adjusts the sample:
-
-    dims: {batch: 2}               # symbolic dim -> size (default 1)
-    tolerance: {atol: 1e-4, rtol: 1e-3}
-    image: sample.png              # picture feeding the single uint8 [H, W, 4] input
+with these, within the tolerance of the model's ``example.yml`` (:mod:`.example_spec`).
+Pure: no MkDocs.
 """
 
 from __future__ import annotations
@@ -16,119 +11,17 @@ import hashlib
 import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import onnxruntime
-import yaml
 from PIL import Image
 
+from .element_types import BY_NAME, ELEMENT_TYPES
+from .example_spec import EXAMPLE_FILE, ExampleSpec
 from .model_facts import ModelFacts, TensorInfo
-
-EXAMPLE_FILE = "example.yml"
-DEFAULT_ATOL = 1e-4
-DEFAULT_RTOL = 1e-3
-
-_NUMPY_TYPES = {
-    "float32": np.float32,
-    "float16": np.float16,
-    "float64": np.float64,
-    "int8": np.int8,
-    "uint8": np.uint8,
-    "int16": np.int16,
-    "uint16": np.uint16,
-    "int32": np.int32,
-    "uint32": np.uint32,
-    "int64": np.int64,
-    "uint64": np.uint64,
-    "bool": np.bool_,
-    "string": np.str_,
-}
-
-
-@dataclass(frozen=True)
-class ExampleSpec:
-    """How to build the sample input of one model; defaults when there is no example.yml."""
-
-    dims: Mapping[str, int] = field(default_factory=dict)
-    atol: float = DEFAULT_ATOL
-    rtol: float = DEFAULT_RTOL
-    image: str | None = None
-    source: str | None = None  # the example.yml it came from, for messages
-
-
-def _fail(path: Path, node: yaml.Node, message: str) -> ValueError:
-    return ValueError(f"{path}:{node.start_mark.line + 1}: {message}")
-
-
-def _number(path: Path, node: yaml.Node, what: str, *, integer: bool) -> float:
-    value = yaml.safe_load(yaml.serialize(node)) if isinstance(node, yaml.ScalarNode) else None
-    # YAML reads "1e-4" (no dot) as a string; accept it as the number people mean.
-    if isinstance(value, str):
-        try:
-            value = float(value)
-        except ValueError:
-            value = None
-    ok = isinstance(value, int) if integer else isinstance(value, int | float)
-    if isinstance(value, bool) or not ok or value is None or not math.isfinite(value) or value < 0:
-        kind = "a non-negative integer" if integer else "a non-negative number"
-        raise _fail(path, node, f"{what} must be {kind}")
-    return value
-
-
-def _mapping(path: Path, node: yaml.Node, what: str) -> list[tuple[yaml.Node, yaml.Node]]:
-    if not isinstance(node, yaml.MappingNode):
-        raise _fail(path, node, f"{what} must be a mapping")
-    return list(node.value)
-
-
-def parse_example_spec(path: Path) -> ExampleSpec:
-    """Parse and validate an example.yml; ValueError names the file and line."""
-    text = path.read_text(encoding="utf-8")
-    try:
-        root = yaml.compose(text)
-    except yaml.YAMLError as error:
-        raise ValueError(f"{path}: not valid YAML: {error}".replace("\n", " ")) from None
-    if root is None:
-        return ExampleSpec(source=str(path))
-    dims: dict[str, int] = {}
-    atol, rtol, image = DEFAULT_ATOL, DEFAULT_RTOL, None
-    for key_node, value_node in _mapping(path, root, "example.yml"):
-        key = key_node.value
-        if key == "dims":
-            for dim_node, size_node in _mapping(path, value_node, "dims"):
-                size = int(_number(path, size_node, f"dims.{dim_node.value}", integer=True))
-                if size < 1:
-                    raise _fail(path, size_node, f"dims.{dim_node.value} must be at least 1")
-                dims[str(dim_node.value)] = size
-        elif key == "tolerance":
-            for name_node, number_node in _mapping(path, value_node, "tolerance"):
-                if name_node.value == "atol":
-                    atol = _number(path, number_node, "tolerance.atol", integer=False)
-                elif name_node.value == "rtol":
-                    rtol = _number(path, number_node, "tolerance.rtol", integer=False)
-                else:
-                    raise _fail(path, name_node,
-                                f"unknown tolerance key '{name_node.value}'; use atol or rtol")
-        elif key == "image":
-            if not isinstance(value_node, yaml.ScalarNode) or not value_node.value:
-                raise _fail(path, value_node, "image must be a file name")
-            image = str(value_node.value)
-            if Path(image).name != image:
-                raise _fail(path, value_node, "image must be a file name in the model folder")
-        else:
-            raise _fail(path, key_node,
-                        f"unknown key '{key}'; expected dims, tolerance or image")
-    return ExampleSpec(dims=dims, atol=float(atol), rtol=float(rtol), image=image,
-                       source=str(path))
-
-
-def load_example_spec(model_dir: Path) -> ExampleSpec:
-    """The folder's example.yml, or the defaults when it has none."""
-    path = model_dir / EXAMPLE_FILE
-    return parse_example_spec(path) if path.is_file() else ExampleSpec()
 
 
 @dataclass(frozen=True)
@@ -173,6 +66,13 @@ class Reference:
         )
 
 
+def _numpy_type(name: str) -> Any:
+    element = BY_NAME.get(name)
+    if element is None or element.numpy is None:
+        raise ValueError(f"element type {name} has no numpy equivalent")
+    return object if name == "string" else np.dtype(element.numpy)
+
+
 def _seed(name: str) -> int:
     # Python's hash() is salted per process; sha256 gives the same sample on every build.
     return int.from_bytes(hashlib.sha256(name.encode("utf-8")).digest()[:8], "little")
@@ -190,20 +90,23 @@ def _shape(tensor: TensorInfo, dims: Mapping[str, int], model: str) -> tuple[int
     )
 
 
-def _sample(tensor: TensorInfo, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
+def _sample(tensor: TensorInfo, shape: tuple[int, ...], rng: np.random.Generator,
+            index_range: tuple[int, int] | None = None) -> np.ndarray:
     count = math.prod(shape)
     kind = tensor.elem_type
     if kind.startswith("float"):
         # Three decimals: short in the JSON, and exactly representable after rounding
         # to the element type, so the browser feeds bit-identical values.
         values = np.round(rng.uniform(-1.0, 1.0, count), 3)
-        return values.astype(_NUMPY_TYPES[kind]).reshape(shape)
+        return values.astype(_numpy_type(kind)).reshape(shape)
     if kind == "bool":
         return (np.arange(count) % 2 == 0).reshape(shape)
     if kind == "string":
         return np.array([f"s{i}" for i in range(count)], dtype=object).reshape(shape)
-    if kind in _NUMPY_TYPES:
-        return rng.integers(0, 10, count).astype(_NUMPY_TYPES[kind]).reshape(shape)
+    if kind in BY_NAME and BY_NAME[kind].numpy is not None:
+        # Indices into a table must stay inside it (the graph says how big it is).
+        low, high = index_range or (0, 10)
+        return rng.integers(low, min(high, low + 10), count).astype(_numpy_type(kind)).reshape(shape)
     raise ValueError(f"input '{tensor.name}' has type {kind}; no sample can be built for it")
 
 
@@ -224,9 +127,9 @@ def _json_values(array: np.ndarray) -> tuple[Any, ...]:
 
 
 def _type_name(array: np.ndarray) -> str:
-    for name, numpy_type in _NUMPY_TYPES.items():
-        if array.dtype == numpy_type:
-            return name
+    for element in ELEMENT_TYPES:
+        if element.numpy not in (None, "str") and array.dtype == np.dtype(element.numpy):
+            return element.name
     if array.dtype.kind in "OU":
         return "string"
     raise ValueError(f"output type {array.dtype} has no onnxruntime-web equivalent")
@@ -304,7 +207,9 @@ def compute_reference(
         for dim in tensor.shape or ():
             if isinstance(dim, str):
                 dims.setdefault(dim, spec.dims.get(dim, 1))
-        feeds[tensor.name] = _sample(tensor, _shape(tensor, dims, facts.name), rng)
+        ranges = {r.input: (r.low, r.high) for r in facts.index_ranges}
+        feeds[tensor.name] = _sample(tensor, _shape(tensor, dims, facts.name), rng,
+                                     ranges.get(tensor.name))
 
     results = run_model(model_path, feeds)
     notes: list[str] = []

@@ -14,21 +14,29 @@ search indexes the text. Untrusted text is made inert on the way in:
 from __future__ import annotations
 
 import html
-import json
-import posixpath
 import re
 import xml.etree.ElementTree as etree
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import markdown
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from jinja2 import (
+    BaseLoader,
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    PackageLoader,
+    StrictUndefined,
+    select_autoescape,
+)
 from markupsafe import Markup
 
-from .glossary import GlossaryIndex, Term, link_target
+from .glossary import GlossaryIndex, link_target
+from .urls import SiteUrls
 
 if TYPE_CHECKING:
     from .model_facts import ModelFacts
@@ -44,40 +52,13 @@ def md_escape(text: str) -> Markup:
     return Markup(_MD_SPECIAL.sub(r"\\\1", html.escape(text, quote=False)))
 
 
-def page_url(src_uri: str, use_directory_urls: bool) -> str:
-    """The URL (relative to the site root) MkDocs gives a page with this source path."""
-    stem, _ = posixpath.splitext(src_uri)
-    if posixpath.basename(stem) in ("index", "README"):
-        folder = posixpath.dirname(stem)
-        return f"{folder}/" if folder else ""
-    return f"{stem}/" if use_directory_urls else f"{stem}.html"
-
-
-def relative_url(from_src_uri: str, to_src_uri: str, use_directory_urls: bool) -> str:
-    """A URL that leads from one page to another page or file, as MkDocs would write it."""
-    source = page_url(from_src_uri, use_directory_urls)
-    target = to_src_uri if not to_src_uri.endswith(".md") else page_url(to_src_uri, use_directory_urls)
-    base = posixpath.dirname(source.rstrip("/")) if not source.endswith("/") else source.rstrip("/")
-    rel = posixpath.relpath(target or ".", base or ".")
-    if target.endswith("/") and not rel.endswith("/"):
-        rel += "/"
-    return rel
-
-
-def relative_folder(from_uri: str, folder: str, use_directory_urls: bool) -> str:
-    """A URL that leads from a page to a folder of the site (ends with '/')."""
-    source = page_url(from_uri, use_directory_urls)
-    base = source.rstrip("/") if source.endswith("/") or not source else posixpath.dirname(source)
-    return posixpath.relpath(folder, base or ".") + "/"
-
-
 @dataclass(frozen=True)
 class LinkResolver:
     """Resolves ``.md`` links inside converted front-matter markdown for one page."""
 
     index: GlossaryIndex
     from_uri: str
-    use_directory_urls: bool
+    urls: SiteUrls
 
     def __call__(self, href: str) -> tuple[str, str | None]:
         target = link_target(href, self.from_uri)
@@ -85,7 +66,7 @@ class LinkResolver:
             return href, None
         fragment = "#" + href.split("#", 1)[1] if "#" in href else ""
         term = self.index.resolve(href, self.from_uri)
-        url = relative_url(self.from_uri, target, self.use_directory_urls) + fragment
+        url = self.urls.between(self.from_uri, target) + fragment
         return url, term.summary if term else None
 
 
@@ -150,23 +131,26 @@ def markdown_fields(texts: Sequence[str],
     return [Markup(part.strip()) for part in parts]
 
 
-def _unwrap_paragraph(html: Markup) -> Markup:
+def unwrap_paragraph(html: Markup) -> Markup:
     """A single paragraph's content, for use inside a list item."""
     if html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
         return Markup(html[3:-4])
     return html
 
 
-def json_ld(data: Mapping[str, Any]) -> str:
-    """JSON for a ``<script type="application/ld+json">``: nothing in it can close the tag."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+#: Where a site puts its own versions of the plugin's templates: ``<custom_dir>/onnx_glossary/``.
+OVERRIDE_FOLDER = "onnx_glossary"
 
 
-@lru_cache(maxsize=1)
-def environment() -> Environment:
+@lru_cache(maxsize=8)
+def environment(custom_dir: str | None = None) -> Environment:
+    """The Jinja environment of the pages (autoescape on); a site's overrides come first."""
+    loaders: list[BaseLoader] = []
+    if custom_dir and (Path(custom_dir) / OVERRIDE_FOLDER).is_dir():
+        loaders.append(FileSystemLoader(str(Path(custom_dir) / OVERRIDE_FOLDER)))
+    loaders.append(PackageLoader("onnx_glossary", "templates"))
     env = Environment(
-        loader=PackageLoader("onnx_glossary", "templates"),
+        loader=ChoiceLoader(loaders),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -207,87 +191,5 @@ def human_bytes(size: int) -> str:
     raise AssertionError("unreachable")
 
 
-def render(template: str, **context: Any) -> str:
-    return environment().get_template(template).render(**context)
-
-
-# ---------------------------------------------------------------------------------------------
-# Glossary pages
-
-
-@dataclass(frozen=True)
-class TermPage:
-    """What the site needs of one term: the page's markdown and its structured data."""
-
-    markdown: str
-    json_ld: tuple[str, ...]
-
-
-def render_term_page(term: Term, index: GlossaryIndex, *, use_directory_urls: bool,
-                     index_uri: str, site_url: str | None, set_name: str,
-                     model_names: frozenset[str] = frozenset()) -> TermPage:
-    """Render a term page (everything but the page chrome) and its JSON-LD in one pass."""
-    resolver = LinkResolver(index, term.src_uri, use_directory_urls)
-    # One conversion for all of a term's markdown fields: mistakes first, then answers.
-    fields = markdown_fields([*term.mistakes, *(q.answer for q in term.faq)], resolver)
-    mistakes = [_unwrap_paragraph(html) for html in fields[:len(term.mistakes)]]
-    answers = fields[len(term.mistakes):]
-    markdown = render(
-        "term.md.jinja",
-        term=term,
-        answers=answers,
-        mistakes=mistakes,
-        models=[name for name in term.models if name in model_names],
-        neighbours=index.neighbours(term),
-        related=index.related(term),
-        total=len(index),
-        index_link=posixpath.relpath(index_uri, posixpath.dirname(term.src_uri)),
-    )
-    page_abs = index_abs = None
-    if site_url:
-        base = site_url if site_url.endswith("/") else site_url + "/"
-        page_abs = base + page_url(term.src_uri, use_directory_urls)
-        index_abs = base + page_url(index_uri, use_directory_urls)
-    data = term_json_ld(term, answers, index_abs, page_abs, set_name)
-    return TermPage(markdown, tuple(json_ld(item) for item in data))
-
-
-def term_json_ld(term: Term, answers: list[Markup], index_url: str | None,
-                 page_url_abs: str | None, set_name: str) -> list[dict[str, Any]]:
-    """schema.org ``DefinedTerm`` for the term and ``FAQPage`` for its questions."""
-    defined: dict[str, Any] = {
-        "@context": "https://schema.org",
-        "@type": "DefinedTerm",
-        "name": term.title,
-        "description": term.summary,
-        "termCode": term.slug,
-        "inDefinedTermSet": {"@type": "DefinedTermSet", "name": set_name},
-        "dateModified": term.updated.isoformat(),
-    }
-    if term.aka:
-        defined["alternateName"] = list(term.aka)
-    if page_url_abs:
-        defined["url"] = page_url_abs
-    if index_url:
-        defined["inDefinedTermSet"]["url"] = index_url
-    out = [defined]
-    if term.faq:
-        out.append({
-            "@context": "https://schema.org",
-            "@type": "FAQPage",
-            "mainEntity": [{
-                "@type": "Question",
-                "name": q.question,
-                "acceptedAnswer": {"@type": "Answer", "text": _plain_text(answer)},
-            } for q, answer in zip(term.faq, answers, strict=True)],
-        })
-    return out
-
-
-def _plain_text(html: Markup) -> str:
-    return re.sub(r"\s+", " ", html.striptags()).strip()
-
-
-def render_glossary_index(index: GlossaryIndex) -> str:
-    return render("glossary_index.md.jinja", index=index, letters=index.letters(),
-                  categories=index.categories(), total=len(index))
+def render(env: Environment, template: str, **context: Any) -> str:
+    return env.get_template(template).render(**context)

@@ -1,0 +1,199 @@
+"""Generated pages and embeds: term pages, the glossary index, model pages, the operator index,
+the models index, model cards and live examples.
+
+Everything here turns parsed objects (a :class:`~.glossary.GlossaryIndex`, a
+:class:`~.catalog.Catalog`) into markdown or HTML through the Jinja templates; nothing reads a
+file. Every link goes through :class:`~.urls.SiteUrls`. Pure: no MkDocs imports.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment
+from markupsafe import Markup
+
+from .catalog import MODEL_FILE, MODELS_URI, Catalog, ModelEntry
+from .glossary import GLOSSARY_URI, GlossaryIndex, Term
+from .live_example import render_live_example, render_snippet_js
+from .render import LinkResolver, environment, markdown_fields, render, unwrap_paragraph
+from .urls import SiteUrls
+
+GLOSSARY_INDEX_URI = f"{GLOSSARY_URI}/index.md"
+MODELS_INDEX_URI = f"{MODELS_URI}/index.md"
+OPERATORS_URI = f"{MODELS_URI}/operators.md"
+
+
+@dataclass(frozen=True)
+class TermPage:
+    """What the site needs of one term: the page's markdown and its structured data."""
+
+    markdown: str
+    json_ld: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class OperatorRow:
+    domain: str
+    op_type: str
+    spec_url: str | None
+    models: tuple[tuple[str, int], ...]  # (model name, node count)
+    webgpu: bool | None
+
+
+@dataclass
+class Pages:
+    """Renders the generated pages of one site."""
+
+    urls: SiteUrls = field(default_factory=SiteUrls)
+    set_name: str = "Glossary"
+    live: bool = True  # live examples on model pages and term pages
+    env: Environment = field(default_factory=environment)
+
+    # -- glossary ---------------------------------------------------------------------------
+
+    def term_page(self, term: Term, index: GlossaryIndex,
+                  model_names: frozenset[str] = frozenset()) -> TermPage:
+        """A term page (everything but the page chrome) and its JSON-LD, in one pass."""
+        resolver = LinkResolver(index, term.src_uri, self.urls)
+        # One conversion for all of a term's markdown fields: mistakes first, then answers.
+        fields = markdown_fields([*term.mistakes, *(q.answer for q in term.faq)], resolver)
+        mistakes = [unwrap_paragraph(html) for html in fields[:len(term.mistakes)]]
+        answers = fields[len(term.mistakes):]
+        markdown = render(
+            self.env, "term.md.jinja",
+            term=term,
+            answers=answers,
+            mistakes=mistakes,
+            models=[name for name in term.models if name in model_names],
+            neighbours=index.neighbours(term),
+            related=index.related(term),
+            total=len(index),
+            index_link=_md_link(term.src_uri, GLOSSARY_INDEX_URI),
+        )
+        return TermPage(markdown, tuple(self.term_json_ld(term, answers)))
+
+    def term_json_ld(self, term: Term, answers: Sequence[Markup]) -> list[dict[str, Any]]:
+        """schema.org ``DefinedTerm`` for the term and ``FAQPage`` for its questions."""
+        defined: dict[str, Any] = {
+            "@context": "https://schema.org",
+            "@type": "DefinedTerm",
+            "name": term.title,
+            "description": term.summary,
+            "termCode": term.slug,
+            "inDefinedTermSet": {"@type": "DefinedTermSet", "name": self.set_name},
+            "dateModified": term.updated.isoformat(),
+        }
+        if term.aka:
+            defined["alternateName"] = list(term.aka)
+        page_abs = self.urls.absolute(term.src_uri)
+        index_abs = self.urls.absolute(GLOSSARY_INDEX_URI)
+        if page_abs:
+            defined["url"] = page_abs
+        if index_abs:
+            defined["inDefinedTermSet"]["url"] = index_abs
+        out = [defined]
+        if term.faq:
+            out.append({
+                "@context": "https://schema.org",
+                "@type": "FAQPage",
+                "mainEntity": [{
+                    "@type": "Question",
+                    "name": q.question,
+                    "acceptedAnswer": {"@type": "Answer", "text": _plain_text(answer)},
+                } for q, answer in zip(term.faq, answers, strict=True)],
+            })
+        return out
+
+    def glossary_index(self, index: GlossaryIndex) -> str:
+        return render(self.env, "glossary_index.md.jinja", index=index, letters=index.letters(),
+                      categories=index.categories(), total=len(index))
+
+    # -- models -----------------------------------------------------------------------------
+
+    def model_files(self, catalog: Catalog,
+                    mentions: Mapping[str, Sequence[tuple[str, str]]] | None = None,
+                    ) -> Iterator[tuple[str, str | Path]]:
+        """(docs-namespace path, content or source file) for every model page and file."""
+        if not catalog.models:
+            return
+        mentions = mentions or {}
+        yield MODELS_INDEX_URI, render(
+            self.env, "models_index.md.jinja", models=list(catalog.models.values()),
+            runtime=catalog.runtime, url=self.urls.linker(MODELS_INDEX_URI),
+            md_link=lambda to: _md_link(MODELS_INDEX_URI, to))
+        yield OPERATORS_URI, render(
+            self.env, "operator_index.md.jinja", operators=operator_index(catalog),
+            catalog=catalog, url=self.urls.linker(OPERATORS_URI))
+        for entry in catalog.models.values():
+            folder = f"{MODELS_URI}/{entry.name}/"
+            live_here = self.live and entry.live
+            yield entry.page_uri, render(
+                self.env, "model_page.md.jinja", entry=entry, facts=entry.facts,
+                catalog=catalog, url=self.urls.linker(entry.page_uri),
+                md_link=lambda to, here=entry.page_uri: _md_link(here, to),
+                widget=self._widget(entry, entry.page_uri) if live_here else None,
+                original=_original(catalog, entry),
+                mentions=[(title, _md_link(entry.page_uri, uri))
+                          for title, uri in mentions.get(entry.name, ())])
+            yield folder + MODEL_FILE, entry.folder / MODEL_FILE
+            if entry.reference_json is not None:
+                yield folder + "reference.json", entry.reference_json
+            if live_here and entry.reference is not None:
+                yield folder + "example.mjs", render_snippet_js(entry.facts, entry.reference)
+            if entry.picture is not None:
+                yield folder + entry.picture.name, entry.picture
+
+    def embed(self, catalog: Catalog, kind: str, name: str, from_uri: str) -> str | None:
+        """HTML for ``[[model-card: NAME]]`` or ``[[live-example: NAME]]`` on ``from_uri``."""
+        entry = catalog.models.get(name)
+        if entry is None:
+            return None
+        page = self.urls.between(from_uri, entry.page_uri)
+        if kind == "live-example":
+            if not (self.live and entry.live):
+                return render(self.env, "model_card.html.jinja", entry=entry, facts=entry.facts,
+                              page_url=page, note="This model has no live example.")
+            return str(self._widget(entry, from_uri))
+        return render(self.env, "model_card.html.jinja", entry=entry, facts=entry.facts,
+                      page_url=page, note=None)
+
+    def _widget(self, entry: ModelEntry, from_uri: str) -> Markup:
+        folder = self.urls.between(from_uri, f"{MODELS_URI}/{entry.name}/")
+        return render_live_example(entry.facts, entry.reference or {}, folder, self.env)
+
+
+def _md_link(from_uri: str, to_uri: str) -> str:
+    """A relative link to a page's ``.md`` source: MkDocs (and other hosts) resolve those."""
+    return posixpath.relpath(to_uri, posixpath.dirname(from_uri) or ".")
+
+
+def _original(catalog: Catalog, entry: ModelEntry) -> ModelEntry | None:
+    """The float model a quantised one was made from (its metadata names it)."""
+    name = entry.facts.metadata.get("quantized_from") or entry.facts.metadata.get("quantised_from")
+    return catalog.models.get(name) if name else None
+
+
+def operator_index(catalog: Catalog) -> list[OperatorRow]:
+    """Every operator of every model, with the models that use it and one WebGPU verdict."""
+    found: dict[tuple[str, str], list[Any]] = {}
+    for entry in catalog.models.values():
+        for op in entry.facts.operators:
+            row = found.setdefault((op.domain, op.op_type), [op.spec_url, [], []])
+            row[1].append((entry.name, op.count))
+            row[2].append(op.webgpu)
+    rows = []
+    for (domain, op_type), (url, models, webgpu) in sorted(
+            found.items(), key=lambda item: (item[0][0] != "ai.onnx", item[0][0], item[0][1].lower())):
+        verdict = None if None in webgpu else all(webgpu)
+        rows.append(OperatorRow(domain, op_type, url, tuple(models), verdict))
+    return rows
+
+
+def _plain_text(html: Markup) -> str:
+    return re.sub(r"\s+", " ", html.striptags()).strip()

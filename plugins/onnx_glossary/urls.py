@@ -1,0 +1,61 @@
+"""Every link the plugin generates goes through :class:`SiteUrls`.
+
+MkDocs turns ``docs/a/b.md`` into ``a/b/`` (``use_directory_urls: true``, the default) or
+``a/b.html`` (false); links in raw HTML are not rewritten by MkDocs, so the plugin must write
+them the way MkDocs would. Paths given here are in the docs namespace: a page (``*.md``), a
+folder (ending in ``/``) or any other file. Pure: no MkDocs imports.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SiteUrls:
+    """How the site lays out its URLs."""
+
+    use_directory_urls: bool = True
+    site_url: str | None = None  # the published address, for absolute URLs (JSON-LD, llms.txt)
+
+    def page(self, src_uri: str) -> str:
+        """The URL (relative to the site root) MkDocs gives a page with this source path."""
+        stem, ext = posixpath.splitext(src_uri)
+        if ext != ".md":
+            return src_uri
+        if posixpath.basename(stem) in ("index", "README"):
+            folder = posixpath.dirname(stem)
+            if self.use_directory_urls or not folder:
+                return f"{folder}/" if folder else ""
+            return f"{folder}/index.html"
+        return f"{stem}/" if self.use_directory_urls else f"{stem}.html"
+
+    def between(self, from_uri: str, to: str) -> str:
+        """A relative URL from the page ``from_uri`` to a page, folder or file ``to``.
+
+        A fragment (``#operators``) is kept. A folder stays a folder (it ends in ``/``), also
+        without directory URLs: link its ``index.md`` to reach the page inside it.
+        """
+        path, _, fragment = to.partition("#")
+        target = self.page(path)
+        source = self.page(from_uri)
+        # The browser resolves against the page's folder: "a/b/" for directory URLs,
+        # "a/" for "a/b.html".
+        base = source if source.endswith("/") or not source else posixpath.dirname(source) + "/"
+        rel = posixpath.relpath(target or ".", base.rstrip("/") or ".")
+        if (target.endswith("/") or not target) and not rel.endswith("/"):
+            rel = "./" if rel == "." else rel + "/"
+        return rel + (f"#{fragment}" if fragment else "")
+
+    def linker(self, from_uri: str) -> Callable[[str], str]:
+        """``between`` bound to one page: what templates call as ``url(...)``."""
+        return lambda to: self.between(from_uri, to)
+
+    def absolute(self, src_uri: str) -> str | None:
+        """The page's published address, when the site has a ``site_url``."""
+        if not self.site_url:
+            return None
+        base = self.site_url if self.site_url.endswith("/") else self.site_url + "/"
+        return base + self.page(src_uri)
