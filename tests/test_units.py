@@ -1,0 +1,198 @@
+"""Unit tests of the core modules on small inputs: render, markdown_ext, catalog, assets,
+element types and the model-facts serialisation. No site build, no browser."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import markdown
+import onnx
+import pytest
+from jinja2 import Environment
+from markupsafe import Markup
+from mkdocs.exceptions import PluginError
+from onnx_glossary import assets
+from onnx_glossary.catalog import AnalysisCache, Catalog, load_catalog
+from onnx_glossary.config import GlossaryConfig
+from onnx_glossary.element_types import ELEMENT_TYPES
+from onnx_glossary.glossary import GlossaryIndex, parse_term
+from onnx_glossary.markdown_ext import GlossaryExtension, SiteContext
+from onnx_glossary.pages import Pages
+from onnx_glossary.problems import Finding, Problem, did_you_mean, shown_path
+from onnx_glossary.render import environment, human_bytes, markdown_field, md_escape, shape_text
+from onnx_glossary.runtime import BUNDLES, import_map, runtime_files
+from onnx_glossary.urls import SiteUrls
+
+from . import model_builders as build
+from .sitebuild import REPO, term
+
+NODE_MODULES = REPO / "node_modules"
+
+
+# -- element types, findings, helpers ---------------------------------------------------------
+
+
+def test_element_types_match_onnx_enums():
+    for element in ELEMENT_TYPES:
+        assert onnx.TensorProto.DataType.Name(element.onnx).lower().replace("float", "float32") \
+            .replace("float3216", "float16").replace("double", "float64") == element.name, element
+
+
+def test_findings_decide_build_level_and_fix_text():
+    note = Finding("note", "fixed shape")
+    refusal = Finding("refusal", "IR 14 is too new", "use IR 10")
+    assert note.problem("m.onnx") == Problem("m.onnx", None, "fixed shape", level="info")
+    assert refusal.problem("m.onnx") == Problem("m.onnx", None, "IR 14 is too new: use IR 10")
+    assert (note.fails_build, refusal.fails_build) == (False, True)
+
+
+def test_did_you_mean_and_shown_path(tmp_path: Path):
+    assert did_you_mean("onnx-runtim", ["onnx-runtime", "opset"]) == ": did you mean 'onnx-runtime'?"
+    assert did_you_mean("zzz", ["onnx"], " (none)") == " (none)"
+    assert shown_path(tmp_path / "a" / "b.md", tmp_path) == "a/b.md"
+    assert shown_path("/elsewhere/x.md", tmp_path) == "/elsewhere/x.md"
+
+
+# -- render -------------------------------------------------------------------------------
+
+
+def test_md_escape_makes_markdown_and_html_inert():
+    escaped = md_escape("<b>*bold*</b> [x](y)")
+    assert "<b>" not in escaped and "\\*bold\\*" in escaped and "\\[x\\]\\(y\\)" in escaped
+    html = markdown.markdown(str(escaped))
+    assert "<em>" not in html and "<a" not in html
+
+
+def test_markdown_field_drops_raw_html_and_script_links():
+    html = markdown_field("Hi <script>alert(1)</script> [x](javascript:alert(1)) [ok](https://a.b/)")
+    assert "<script" not in html and "javascript:" not in html
+    assert '<a href="https://a.b/">ok</a>' in html
+
+
+def test_filters():
+    assert shape_text([None, "batch", 3]) == "[?, batch, 3]"
+    assert shape_text(None) == "unknown rank"
+    assert human_bytes(933) == "933 bytes"
+    assert human_bytes(205_281) == "205.3 KB"
+
+
+def test_templates_can_be_overridden_from_custom_dir(tmp_path: Path):
+    override = tmp_path / "onnx_glossary"
+    override.mkdir()
+    (override / "model_card.html.jinja").write_text("<p class='mine'>{{ facts.name }}</p>")
+    env = environment(str(tmp_path))
+    assert env is not environment() and isinstance(env, Environment)
+    assert env.get_template("model_card.html.jinja").render(facts={"name": "<x>"}) == \
+        "<p class='mine'>&lt;x&gt;</p>"
+    # Templates it does not override still come from the package.
+    assert "verdict_box" in env.get_template("macros.jinja").module.__dict__
+
+
+# -- catalog and pages ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory: pytest.TempPathFactory) -> tuple[Catalog, list[Problem], AnalysisCache]:
+    root = tmp_path_factory.mktemp("catalog")
+    build.save(build.linear(), root / "models" / "lin")
+    build.save(build.linear(ir_version=14), root / "models" / "new")
+    (root / "models" / "broken").mkdir()
+    (root / "models" / "broken" / "model.onnx").write_bytes(b"not a model")
+    cache = AnalysisCache(root / "cache")
+    found, problems = load_catalog(root / "models", root, cache, size_budget_bytes=10**6,
+                                   node_modules=NODE_MODULES)
+    return found, problems, cache
+
+
+def test_catalog_loads_models_and_reports_each_problem_once(catalog):
+    found, problems, cache = catalog
+    assert sorted(found.models) == ["lin", "new"]
+    assert found.models["lin"].live and found.models["lin"].verdict is None
+    assert not found.models["new"].live and found.models["new"].verdict == "refusal"
+    assert [(p.path, p.level) for p in problems] == [("models/broken/model.onnx", "warning"),
+                                                     ("models/new/model.onnx", "warning")]
+    assert "does not run in onnxruntime-web" in problems[1].message
+    assert cache.misses == 3
+
+
+def test_catalog_cache_is_keyed_by_content(tmp_path: Path, catalog):
+    _, _, first = catalog
+    root = first.directory.parent
+    again = AnalysisCache(first.directory)
+    load_catalog(root / "models", root, again, size_budget_bytes=10**6, node_modules=NODE_MODULES)
+    assert again.misses == 0
+    build.save(build.linear(opset=18), root / "models" / "lin")
+    changed = AnalysisCache(first.directory)
+    found, _ = load_catalog(root / "models", root, changed, size_budget_bytes=10**6,
+                            node_modules=NODE_MODULES)
+    assert changed.misses == 1 and found.models["lin"].facts.opsets["ai.onnx"] == 18
+
+
+def test_pages_link_through_the_url_helper(catalog):
+    found, _, _ = catalog
+    for directory, card_link in ((True, "../../models/lin/"), (False, "../models/lin/index.html")):
+        pages = Pages(urls=SiteUrls(directory))
+        card = pages.embed(found, "model-card", "lin", "glossary/t.md")
+        assert f'href="{card_link}"' in card
+        widget = pages.embed(found, "live-example", "lin", "glossary/t.md")
+        assert "data-live-example" in widget and 'data-model-url="../' in widget
+        assert pages.embed(found, "model-card", "nope", "glossary/t.md") is None
+        files = dict(pages.model_files(found))
+        assert {"models/index.md", "models/operators.md", "models/lin/index.md",
+                "models/lin/example.mjs", "models/new/index.md"} <= set(files)
+        assert "models/new/example.mjs" not in files  # refused: no live example
+
+
+# -- markdown extension ---------------------------------------------------------------------
+
+
+def test_markdown_extension_adds_tooltips_embeds_and_line_numbers():
+    parsed, _ = parse_term(term("ONNX Runtime"), "glossary/onnx-runtime.md", "onnx-runtime")
+    assert parsed is not None
+    reported: list[Problem] = []
+    context = SiteContext(index=GlossaryIndex.of([parsed]), report=reported.append,
+                          embed=lambda kind, name, uri: f"<div>{kind} {name}</div>" if name == "m" else None,
+                          current_uri="page.md", current_path="docs/page.md")
+    md = markdown.Markdown(extensions=[GlossaryExtension(context)])
+    html = md.convert(textwrap.dedent("""\
+        See [the runtime](glossary/onnx-runtime.md).
+
+        [[model-card: m]]
+
+        [[live-example: missing]]
+        """))
+    assert 'title="ONNX Runtime in one sentence."' in html
+    assert "<div>model-card m</div>" in html
+    assert "Missing example model: missing" in html
+    assert [str(p) for p in reported] == [
+        "docs/page.md:5: [[live-example: missing]] names the unknown model 'missing': add "
+        "models/missing/model.onnx or fix the name"]
+
+
+# -- assets ---------------------------------------------------------------------------------
+
+
+def test_runtime_files_import_map_and_asset_list_agree(tmp_path: Path):
+    config = GlossaryConfig()
+    config.load_dict({"live_examples": True, "cross_origin_isolation": True})
+    found = Catalog(models={"x": object()})  # type: ignore[dict-item]
+    listed = dict(assets.files(found, NODE_MODULES, config))
+    for name in runtime_files():
+        assert listed[assets.ORT_URI + name].is_file()
+    assert "coi-serviceworker.js" in listed
+    assert set(import_map("/s/assets/ort/")["imports"].values()) == \
+        {f"/s/assets/ort/{b.module}" for b in BUNDLES.values()}
+    with pytest.raises(PluginError, match="npm ci"):
+        dict(assets.files(found, tmp_path / "node_modules", config))
+
+
+def test_json_ld_is_data_not_text():
+    parsed, _ = parse_term(term("A <b> term"), "glossary/a.md", "a")
+    assert parsed is not None
+    page = Pages(urls=SiteUrls(True, "https://x.io/r/")).term_page(parsed, GlossaryIndex.of([parsed]))
+    (defined,) = page.json_ld
+    assert defined["name"] == "A <b> term" and defined["url"] == "https://x.io/r/glossary/a/"
+    assert json.loads(json.dumps(defined)) == defined
+    assert isinstance(page.markdown, str) and not isinstance(page.markdown, Markup)
