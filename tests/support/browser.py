@@ -17,7 +17,8 @@ from urllib.parse import unquote, urlsplit
 
 CHROMIUM = "/usr/bin/chromium"
 
-#: Flags that work as root on a machine without a GPU (see PLATFORM.md).
+#: Flags that work as root on a machine without a GPU. Without the background-networking ones,
+#: Chromium keeps trying to reach Google's hosts, which a closed network refuses.
 CHROMIUM_FLAGS = (
     "--headless",
     "--no-sandbox",
