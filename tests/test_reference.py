@@ -87,7 +87,9 @@ def test_linear_reference_matches_numpy(tmp_path):
     built = build.linear()
     reference = reference_for(built, tmp_path, ExampleSpec(dims={"batch": 2}))
     data = json.loads(reference.to_json())
-    assert list(data) == ["model", "onnxruntime", "dims", "inputs", "outputs", "tolerance", "image"]
+    assert list(data) == ["model", "onnxruntime", "dims", "inputs", "outputs", "tolerance", "image",
+                          "samples", "reading", "input"]
+    assert data["samples"] == [{"name": "generated numbers", "label": None, "source": "generated"}]
     assert data["dims"] == {"batch": 2}
     assert data["tolerance"] == {"atol": 1e-4, "rtol": 1e-3}
     assert data["image"] is None
@@ -183,3 +185,95 @@ def test_light_model_reference_shapes():
     reference = compute_reference(model_path, facts, ExampleSpec(), model_path.parent)
     assert reference.inputs[0].dims == (1, 3, 224, 224)
     assert reference.outputs[0].dims == (1, 1000, 1, 1)
+
+
+# -- named samples, model-zoo data sets, readings -----------------------------------------
+
+
+def test_spec_samples_input_and_output(tmp_path):
+    spec = parse_example_spec(write_spec(tmp_path, (
+        "about: A model.\n"
+        "input:\n  kind: form\n  fields:\n    - {label: a, unit: cm, min: 0, max: 1}\n"
+        "samples:\n  - name: one\n    label: p\n    values: {x: [1, 2, 3]}\n"
+        "output:\n  kind: classes\n  classes: [p, q]\n  softmax: true\n  top: 2\n")))
+    assert spec.about == "A model."
+    assert spec.input is not None and spec.input.fields[0].unit == "cm"
+    assert spec.samples[0].values == {"x": (1.0, 2.0, 3.0)} and spec.samples[0].label == "p"
+    assert spec.output is not None and (spec.output.classes, spec.output.softmax) == (("p", "q"), True)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "fragment"),
+    [
+        ("input:\n  kind: voice\n", 2, "input.kind must be one of drawing, form, picture"),
+        ("input:\n  kind: form\n", 1, "a form input needs 'fields'"),
+        ("output:\n  kind: classes\n  sofmax: true\n", 3, "did you mean 'softmax'?"),
+        ("samples:\n  - name: a\n    values: {x: [1, two]}\n", 3, "each of values.x must be a number"),
+        ("samples: []\n", 1, "samples must be a list of named inputs"),
+        ("samples:\n  - name: a\n    label: yes\n    values: {x: [1]}\n", 2, "not true/false: put it in quotes"),
+    ],
+)
+def test_new_keys_name_file_and_line(tmp_path, text, line, fragment):
+    path = write_spec(tmp_path, text)
+    with pytest.raises(ValueError) as caught:
+        parse_example_spec(path)
+    assert str(caught.value).startswith(f"{path}:{line}: ")
+    assert fragment in str(caught.value)
+
+
+def test_named_samples_come_first_with_their_own_outputs(tmp_path):
+    spec = ExampleSpec(samples=parse_example_spec(write_spec(tmp_path, (
+        "samples:\n  - name: ones\n    values: {x: [1, 1, 1]}\n"
+        "  - name: two rows\n    label: b\n    values: {x: [1, 2, 3, 4, 5, 6]}\n"))).samples)
+    reference = reference_for(build.linear(), tmp_path, spec)
+    data = json.loads(reference.to_json())
+    assert [s["name"] for s in data["samples"]] == ["ones", "two rows"]
+    assert data["inputs"][0]["data"] == [1, 1, 1] and data["inputs"][0]["dims"] == [1, 3]
+    second = data["samples"][1]
+    assert second["inputs"][0]["dims"] == [2, 3] and second["outputs"][0]["dims"] == [2, 1]
+
+
+def test_model_zoo_data_set_is_checked_against_its_shipped_outputs(tmp_path):
+    model = build.linear()
+    folder = tmp_path / "m"
+    path = build.save(model, folder)
+    x = np.array([[0.5, -1.0, 2.0]], np.float32)
+    (expected,) = run_model(path, {"x": x}).values()
+    data_set = folder / "test_data_set_0"
+    data_set.mkdir()
+    (data_set / "input_0.pb").write_bytes(numpy_helper.from_array(x).SerializeToString())
+    (data_set / "output_0.pb").write_bytes(numpy_helper.from_array(expected).SerializeToString())
+    facts = analyse_model(path, runtime=RUNTIME)
+    good = compute_reference(path, facts, ExampleSpec(), folder)
+    (sample,) = good.samples
+    assert sample["source"] == "test_data_set_0" and sample["expected"]["pass"] is True
+    assert good.problems == ()
+    # Shipped outputs that the model does not produce are caught, not trusted.
+    (data_set / "output_0.pb").write_bytes(numpy_helper.from_array(expected + 1).SerializeToString())
+    bad = compute_reference(path, facts, ExampleSpec(), folder)
+    assert bad.samples[0]["expected"]["pass"] is False
+    assert "differ from the shipped output_N.pb by up to 1" in bad.problems[0]
+
+
+def test_gather_indices_stay_inside_their_table(tmp_path):
+    table = numpy_helper.from_array(np.arange(15, dtype=np.float32).reshape(5, 3), "table")
+    graph = onnx.helper.make_graph(
+        [onnx.helper.make_node("Gather", ["table", "ids"], ["y"])], "lookup",
+        [onnx.helper.make_tensor_value_info("ids", onnx.TensorProto.INT64, ["n"])],
+        [onnx.helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, ["n", 3])],
+        [table])
+    spec = ExampleSpec(dims={"n": 40})
+    path = build.save(build.model(graph), tmp_path / "g")
+    facts = analyse_model(path, runtime=RUNTIME)
+    assert [(r.input, r.low, r.high) for r in facts.index_ranges] == [("ids", 0, 5)]
+    ids = json.loads(compute_reference(path, facts, spec, path.parent).to_json())["inputs"][0]["data"]
+    assert len(ids) == 40 and set(ids) <= set(range(5)) and len(set(ids)) > 1
+
+
+def test_reading_resolves_class_names_from_metadata(tmp_path):
+    model = build.linear()
+    model.metadata_props.add(key="class_names", value='["only"]')
+    spec = parse_example_spec(write_spec(tmp_path, "output:\n  kind: classes\n"))
+    reference = reference_for(model, tmp_path, spec)
+    assert reference.reading is not None
+    assert (reference.reading["tensor"], reference.reading["classes"]) == ("y", ["only"])

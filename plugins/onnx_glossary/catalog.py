@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
-from .example_spec import EXAMPLE_FILE
+from .example_spec import EXAMPLE_FILE, data_set_files
 from .model_facts import ModelFacts, from_json_dict, to_json_dict, verdict
 from .problems import Finding, Problem, Severity, shown_path
 
@@ -35,7 +35,7 @@ MODELS_URI = "models"
 MODEL_FILE = "model.onnx"
 RESERVED_NAMES = frozenset({"index", "operators"})
 # Bumped whenever the cached entry's layout changes, so an old cache is never misread.
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 NAME_RE = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
 
 
@@ -64,6 +64,7 @@ class ModelEntry:
     reference_json: str | None
     picture: Path | None  # the shipped sample picture of an image model
     findings: tuple[Finding, ...] = ()  # the model's own, then the live example's
+    about: str | None = None  # example.yml's sentence about the model, shown first on its page
 
     @property
     def verdict(self) -> Severity | None:
@@ -208,6 +209,7 @@ def _load_model(folder: Path, model_file: Path, root: Path, cache: AnalysisCache
         reference_json=reference_json,
         picture=picture if picture and picture.is_file() else None,
         findings=(*facts.findings, *live),
+        about=spec.about,
     )
     return entry, _problems(shown_model, entry.findings, runtime)
 
@@ -248,8 +250,29 @@ def _analyse(folder: Path, model_file: Path, spec: ExampleSpec, webgpu: WebGpuSu
             "sizes, image: for a picture input) so that Python onnxruntime can run it")))
         return entry
     entry["reference"] = reference.to_json()
-    entry["findings"] = [to_json_dict(Finding("note", note)) for note in reference.notes]
+    found = [Finding("note", note) for note in reference.notes]
+    found += [Finding("warning", problem, "fix the data set, or the model") for problem in reference.problems]
+    found += _reading_findings(reference.reading, facts, folder.name)
+    entry["findings"] = [to_json_dict(f) for f in found]
     return entry
+
+
+def _reading_findings(reading: Mapping[str, Any] | None, facts: ModelFacts,
+                      name: str) -> list[Finding]:
+    """A classifier's answer only reads if there is one class name per score."""
+    if not reading or reading["kind"] != "classes":
+        return []
+    output = next(t for t in facts.outputs if t.name == reading["tensor"])
+    width = output.shape[-1] if output.shape else None
+    classes = reading["classes"]
+    if not classes:
+        return [Finding("warning", f"output '{output.name}' reads as classes but has no class names",
+                        f"list them under output.classes in models/{name}/{EXAMPLE_FILE}, or "
+                        "store a JSON array in the model's metadata_props key class_names")]
+    if isinstance(width, int) and width != len(classes):
+        return [Finding("warning", f"output '{output.name}' has {width} scores but "
+                        f"{len(classes)} class names", "give one class name per score")]
+    return []
 
 
 def _cache_key(model_file: Path, folder: Path, picture: Path | None, webgpu: WebGpuSupport,
@@ -261,6 +284,9 @@ def _cache_key(model_file: Path, folder: Path, picture: Path | None, webgpu: Web
         digest.update(b"\0")
         if path is not None and path.is_file():
             digest.update(hashlib.sha256(path.read_bytes()).digest())
+    for data_set in data_set_files(folder):
+        digest.update(data_set.relative_to(folder).as_posix().encode())
+        digest.update(hashlib.sha256(data_set.read_bytes()).digest())
     for extra in sorted(folder.glob(f"{MODEL_FILE}.data")) + sorted(folder.glob("*.onnx_data")):
         digest.update(extra.name.encode() + str(extra.stat().st_size).encode())
     digest.update(json.dumps([CACHE_FORMAT, __version__, version("onnxruntime"), runtime.version,

@@ -254,6 +254,14 @@ def widget_context(
         "overrides": free_dimension_overrides(facts, reference),
         # The .wasm each backend's bundle loads: the widget downloads it with progress.
         "runtime_files": {backend: bundle.wasm for backend, bundle in BUNDLES.items()},
+        # Named real inputs (the first is the default), how the reader makes input, and how
+        # the answer reads: see example_spec. Shown before Run, so read from the reference here.
+        "samples": [
+            {"index": i, "name": str(s.get("name", "")), "label": s.get("label")}
+            for i, s in enumerate(reference.get("samples") or [])
+        ],
+        "input_ui": reference.get("input"),
+        "reading": reference.get("reading"),
         "code_js": _highlight(render_snippet_js(facts, reference), "js"),
         "code_python": _highlight(render_snippet_python(facts, reference), "python"),
     }

@@ -7,6 +7,7 @@ Pure: no MkDocs.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -20,8 +21,9 @@ import onnxruntime
 from PIL import Image
 
 from .element_types import BY_NAME, ELEMENT_TYPES
-from .example_spec import EXAMPLE_FILE, ExampleSpec
+from .example_spec import EXAMPLE_FILE, ExampleSpec, data_set_folders
 from .model_facts import ModelFacts, TensorInfo
+from .samples import NamedSample, class_names, compare, load_data_set, spec_samples
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,13 @@ class Reference:
     rtol: float
     image: Mapping[str, Any] | None
     notes: tuple[str, ...] = ()  # e.g. outputs skipped because they are not tensors
+    # Every sample the reader can pick, the first being the one above: name, label, source,
+    # and (for the others) their own inputs and outputs; "expected" when a model zoo shipped
+    # outputs: {"max_abs_diff": ..., "pass": ...}.
+    samples: tuple[Mapping[str, Any], ...] = ()
+    reading: Mapping[str, Any] | None = None  # how the outputs read (example_spec.Reading)
+    input_spec: Mapping[str, Any] | None = None  # how a reader makes input (example_spec.InputSpec)
+    problems: tuple[str, ...] = ()  # shipped outputs that onnxruntime does not reproduce
 
     def to_json(self) -> str:
         """The format the browser widget reads (see the module docstring of the widget)."""
@@ -61,6 +70,9 @@ class Reference:
                 "outputs": [tensor.to_dict() for tensor in self.outputs],
                 "tolerance": {"atol": self.atol, "rtol": self.rtol},
                 "image": None if self.image is None else dict(self.image),
+                "samples": [dict(sample) for sample in self.samples],
+                "reading": None if self.reading is None else dict(self.reading),
+                "input": None if self.input_spec is None else dict(self.input_spec),
             },
             allow_nan=False,
         )
@@ -184,13 +196,11 @@ def _image_input(
     return tensor, pixels, dims
 
 
-def compute_reference(
-    model_path: Path, facts: ModelFacts, spec: ExampleSpec, model_dir: Path
-) -> Reference:
-    """Build the deterministic sample input, run it, and package both for the widget."""
+def _generated_feeds(facts: ModelFacts, spec: ExampleSpec, model_dir: Path,
+                     dims: dict[str, int]) -> tuple[dict[str, np.ndarray], dict[str, Any] | None]:
+    """The deterministic sample: the shipped picture, seeded numbers for the other inputs."""
     rng = np.random.default_rng(_seed(facts.name))
     feeds: dict[str, np.ndarray] = {}
-    dims: dict[str, int] = {}
     image_info: dict[str, Any] | None = None
     if spec.image:
         tensor, pixels, image_dims = _image_input(facts, spec, model_dir)
@@ -198,6 +208,7 @@ def compute_reference(
         dims.update(image_dims)
         image_info = {"input": tensor.name, "src": spec.image,
                       "height": int(pixels.shape[0]), "width": int(pixels.shape[1])}
+    ranges = {r.input: (r.low, r.high) for r in facts.index_ranges}
     for tensor in facts.inputs:
         if tensor.name in feeds:
             continue
@@ -207,33 +218,115 @@ def compute_reference(
         for dim in tensor.shape or ():
             if isinstance(dim, str):
                 dims.setdefault(dim, spec.dims.get(dim, 1))
-        ranges = {r.input: (r.low, r.high) for r in facts.index_ranges}
         feeds[tensor.name] = _sample(tensor, _shape(tensor, dims, facts.name), rng,
                                      ranges.get(tensor.name))
+    return feeds, image_info
 
-    results = run_model(model_path, feeds)
+
+def _tensors(values: Mapping[str, Any], what: str) -> tuple[list[TensorData], list[str]]:
+    """Arrays as JSON-ready tensors; what is not a tensor is skipped with a note."""
+    out: list[TensorData] = []
     notes: list[str] = []
-    outputs: list[TensorData] = []
-    for name, value in results.items():
+    for name, value in values.items():
         if not isinstance(value, np.ndarray):
             notes.append(f"output '{name}' skipped: a {type(value).__name__}, not a tensor")
             continue
         try:
-            outputs.append(TensorData(name, _type_name(value), value.shape, _json_values(value)))
+            out.append(TensorData(name, _type_name(value), value.shape, _json_values(value)))
         except ValueError as error:
-            raise ValueError(f"{facts.name}: output '{name}' {error}") from None
-    inputs = tuple(
-        TensorData(name, _type_name(value), value.shape, _json_values(value))
-        for name, value in feeds.items()
-    )
+            raise ValueError(f"{what}: '{name}' {error}") from None
+    return out, notes
+
+
+def compute_reference(
+    model_path: Path, facts: ModelFacts, spec: ExampleSpec, model_dir: Path
+) -> Reference:
+    """Run every sample (the named ones, else the generated one) and package them for the widget.
+
+    The first sample is the page's default: its inputs and outputs are the top-level ones.
+    """
+    dims: dict[str, int] = {}
+    named = [*spec_samples(spec, facts),
+             *(load_data_set(folder, facts) for folder in data_set_folders(model_dir))]
+    image_info = None
+    if not named or spec.image:
+        feeds, image_info = _generated_feeds(facts, spec, model_dir, dims)
+        name = f"the shipped picture ({spec.image})" if spec.image else "generated numbers"
+        named.insert(0, NamedSample(name, spec.image or "generated", feeds))
+    samples: list[dict[str, Any]] = []
+    problems: list[str] = []
+    first: tuple[list[TensorData], list[TensorData], list[str]] | None = None
+    for sample in named:
+        results = run_model(model_path, sample.feeds)
+        outputs, notes = _tensors(results, f"{facts.name}: output")
+        inputs, _ = _tensors(dict(sample.feeds), f"{facts.name}: input")
+        entry: dict[str, Any] = {"name": sample.name, "label": sample.label, "source": sample.source}
+        if sample.expected:
+            worst, ok = 0.0, True
+            for name, expected in sample.expected.items():
+                diff, good = compare(np.asarray(results[name]), expected, spec.atol, spec.rtol)
+                worst, ok = max(worst, diff), ok and good
+            entry["expected"] = {"max_abs_diff": worst, "pass": ok}
+            if not ok:
+                problems.append(f"{sample.source}: onnxruntime's outputs differ from the shipped "
+                                f"output_N.pb by up to {worst:.3g} (atol {spec.atol:g}, rtol "
+                                f"{spec.rtol:g})")
+        if first is None:
+            first = (inputs, outputs, notes)
+        else:
+            entry["inputs"] = [t.to_dict() for t in inputs]
+            entry["outputs"] = [t.to_dict() for t in outputs]
+        samples.append(entry)
+    assert first is not None
     return Reference(
         model=facts.name,
         onnxruntime=onnxruntime.__version__,
         dims=dims,
-        inputs=inputs,
-        outputs=tuple(outputs),
+        inputs=tuple(first[0]),
+        outputs=tuple(first[1]),
         atol=spec.atol,
         rtol=spec.rtol,
         image=image_info,
-        notes=tuple(notes),
+        notes=tuple(first[2]),
+        samples=tuple(samples),
+        reading=_reading(spec, facts),
+        input_spec=_input_spec(spec, facts),
+        problems=tuple(problems),
     )
+
+
+def _reading(spec: ExampleSpec, facts: ModelFacts) -> dict[str, Any] | None:
+    """How the outputs read, with the class names resolved and the output tensor named."""
+    if spec.output is None:
+        return None
+    reading = dataclasses.asdict(spec.output)
+    outputs = [t.name for t in facts.outputs]
+    tensor = spec.output.tensor or (outputs[0] if outputs else None)
+    if tensor not in outputs:
+        raise ValueError(f"output.tensor names '{tensor}', which is not an output of the model "
+                         f"({', '.join(outputs)})")
+    reading["tensor"] = tensor
+    if spec.output.kind == "classes":
+        reading["classes"] = list(class_names(facts, spec.output.classes))
+    return reading
+
+
+def _input_spec(spec: ExampleSpec, facts: ModelFacts) -> dict[str, Any] | None:
+    """How a reader makes input, with the input tensor named and the form checked."""
+    if spec.input is None:
+        return None
+    inputs = {t.name: t for t in facts.inputs}
+    tensor = spec.input.tensor or (next(iter(inputs)) if len(inputs) == 1 else None)
+    if tensor not in inputs:
+        raise ValueError(f"input.tensor must name one of the model's inputs ({', '.join(inputs)})")
+    shape = inputs[tensor].shape or ()
+    width = shape[-1] if shape else None
+    if spec.input.kind == "form" and isinstance(width, int) and width != len(spec.input.fields):
+        raise ValueError(f"input.fields lists {len(spec.input.fields)} fields but input "
+                         f"'{tensor}' takes {width} values per row")
+    if spec.input.kind == "drawing" and isinstance(width, int) and width != spec.input.grid ** 2:
+        raise ValueError(f"input.grid {spec.input.grid} makes {spec.input.grid ** 2} values but "
+                         f"input '{tensor}' takes {width} per row")
+    found = dataclasses.asdict(spec.input)
+    found["tensor"] = tensor
+    return found
