@@ -22,11 +22,9 @@ import onnxruntime as ort
 from onnx_glossary.export_tools import (
     ParityError,
     check_parity,
-    file_sha256,
     max_abs_diff,
     run_main,
-    save_checked,
-    stamp_provenance,
+    stamp_quantised,
 )
 from onnxruntime.quantization import QuantType, quantize_dynamic
 from sklearn.datasets import load_digits
@@ -120,33 +118,18 @@ def main() -> None:
             f"digits-int8: held-out accuracy fell from {float_accuracy:.4f} to {accuracy:.4f}"
         )
 
-    model = onnx.load(path)
-    domains = {node.domain for node in model.graph.node}
-    if not domains <= {"", "ai.onnx"}:
-        raise SystemExit(f"digits-int8: quantiser emitted non-standard domains {sorted(domains)}")
-    if "MatMulInteger" not in {node.op_type for node in model.graph.node}:
-        raise SystemExit("digits-int8: no MatMulInteger in the output; nothing was quantised")
-    model.doc_string = "Int8 dynamic post-training quantisation of the digits MLP"
-    float_size = float_path.stat().st_size
-    stamp_provenance(
-        model,
-        framework="onnxruntime.quantization",
-        framework_version=ort.__version__,
-        exporter_settings={**SETTINGS, "opset_version": model.opset_import[0].version},
-        script=__file__,
-        parity_max_abs_diff=diff,
+    size = stamp_quantised(
+        path, name="digits-int8", float_name=FLOAT_NAME, float_path=float_path,
+        settings=SETTINGS, script=__file__, diff=diff,
+        doc_string="Int8 dynamic post-training quantisation of the digits MLP",
+        required_ops=("MatMulInteger",),
         extra={
-            "preprocessing": float_metadata["preprocessing"],
-            "quantized_from": FLOAT_NAME,
-            "float_model_sha256": file_sha256(float_path),
-            "float_model_bytes": str(float_size),
-            "max_abs_diff_vs_float": f"{diff:.6g}",
             "test_split": float_metadata["test_split"],
             "float_test_accuracy": f"{float_accuracy:.4f}",
             "test_accuracy": f"{accuracy:.4f}",
         },
     )
-    size = save_checked(model, path)
+    float_size = float_path.stat().st_size
     print(
         f"digits-int8: wrote {path} ({size} bytes; float {float_size} bytes), "
         f"max abs diff vs float {diff:.3g}, held-out accuracy {accuracy:.4f} "

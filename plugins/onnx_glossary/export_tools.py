@@ -18,15 +18,6 @@ from typing import Any
 import numpy as np
 import onnx
 
-# Keys every export script writes into metadata_props; model pages read them back.
-PROVENANCE_KEYS = (
-    "framework",
-    "framework_version",
-    "exporter_settings",
-    "export_script_sha256",
-    "parity_max_abs_diff",
-)
-
 
 class ParityError(RuntimeError):
     """The exported model disagrees with the framework beyond the tolerance."""
@@ -102,6 +93,58 @@ def save_checked(model: onnx.ModelProto, path: Path) -> int:
     # Weights stay inside the file: the browser example would otherwise need externalData.
     onnx.save_model(model, path, save_as_external_data=False)
     return path.stat().st_size
+
+
+def stamp_quantised(
+    path: Path,
+    *,
+    name: str,
+    float_name: str,
+    float_path: Path,
+    settings: Mapping[str, Any],
+    script: str | Path,
+    diff: float,
+    doc_string: str,
+    required_ops: tuple[str, ...] = (),
+    extra: Mapping[str, str] | None = None,
+) -> int:
+    """The common tail of the int8 scripts: check, stamp and save what the quantiser wrote.
+
+    `path` holds the quantiser's output, `float_path` the model it was quantised from. The
+    model must use only standard ai.onnx ops (onnxruntime-web runs no com.microsoft ops) and
+    contain every op in `required_ops`. Provenance names onnxruntime.quantization and links
+    the float model by name, SHA-256 and size; its `preprocessing` is carried over. Returns
+    the saved file's size in bytes.
+    """
+    import onnxruntime  # the quantiser's version; a base dependency, imported only here
+
+    model = onnx.load(path)
+    domains = {node.domain for node in model.graph.node}
+    if not domains <= {"", "ai.onnx"}:
+        raise SystemExit(f"{name}: quantiser emitted non-standard domains {sorted(domains)}")
+    missing = set(required_ops) - {node.op_type for node in model.graph.node}
+    if missing:
+        raise SystemExit(f"{name}: no {', '.join(sorted(missing))} in the output; "
+                         "nothing was quantised")
+    float_metadata = {p.key: p.value for p in onnx.load(float_path).metadata_props}
+    model.doc_string = doc_string
+    stamp_provenance(
+        model,
+        framework="onnxruntime.quantization",
+        framework_version=onnxruntime.__version__,
+        exporter_settings={**settings, "opset_version": model.opset_import[0].version},
+        script=script,
+        parity_max_abs_diff=diff,
+        extra={
+            "preprocessing": float_metadata["preprocessing"],
+            "quantized_from": float_name,
+            "float_model_sha256": file_sha256(float_path),
+            "float_model_bytes": str(float_path.stat().st_size),
+            "max_abs_diff_vs_float": f"{diff:.6g}",
+            **(extra or {}),
+        },
+    )
+    return save_checked(model, path)
 
 
 def run_main(main: Any) -> None:
