@@ -22,6 +22,7 @@ import onnxruntime as ort
 from onnx_glossary.export_tools import (
     ParityError,
     check_parity,
+    classifier_metadata,
     max_abs_diff,
     run_main,
     stamp_quantised,
@@ -108,10 +109,10 @@ def main() -> None:
     check_parity("digits-int8 vs digits", diff, TOLERANCE)
     float_accuracy = float((expected[0].argmax(axis=1) == y_test).mean())
     accuracy = float((actual[0].argmax(axis=1) == y_test).mean())
-    if f"{float_accuracy:.4f}" != float_metadata["test_accuracy"]:
+    if f"{float_accuracy:.4f}" != float_metadata["heldout_accuracy"]:
         raise ParityError(
             f"digits-int8: float model scores {float_accuracy:.4f} on the held-out rows, "
-            f"its metadata says {float_metadata['test_accuracy']}; wrong split or stale model"
+            f"its metadata says {float_metadata['heldout_accuracy']}; wrong split or stale model"
         )
     if accuracy < float_accuracy - MAX_ACCURACY_DROP:
         raise ParityError(
@@ -126,7 +127,11 @@ def main() -> None:
         extra={
             "test_split": float_metadata["test_split"],
             "float_test_accuracy": f"{float_accuracy:.4f}",
+            # test_accuracy repeats heldout_accuracy under its first name for existing readers.
             "test_accuracy": f"{accuracy:.4f}",
+            **classifier_metadata(
+                json.loads(float_metadata["class_names"]), actual[0].argmax(axis=1), y_test
+            ),
         },
     )
     float_size = float_path.stat().st_size

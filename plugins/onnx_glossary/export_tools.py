@@ -60,6 +60,28 @@ def check_parity(name: str, diff: float, tolerance: float) -> None:
         )
 
 
+def classifier_metadata(
+    class_names: list[str], predicted: np.ndarray, labels: np.ndarray
+) -> dict[str, str]:
+    """The metadata the site reads from a trained classifier, for `stamp_provenance(extra=)`.
+
+    `class_names`: JSON array of strings in output-class order. `heldout_accuracy`: share of
+    held-out rows whose predicted class (from onnxruntime on the exported model) is the label,
+    as a decimal fraction with 4 digits. A model carrying `heldout_accuracy` counts as trained:
+    re-exports are compared by graph and accuracy, not by bytes (training is not
+    bit-reproducible across CPUs).
+    """
+    if len(predicted) != len(labels) or not len(labels):
+        raise ValueError("heldout_accuracy needs one prediction per held-out row")
+    if not all(0 <= int(label) < len(class_names) for label in labels):
+        raise ValueError("a held-out label has no entry in class_names")
+    accuracy = float((np.asarray(predicted) == np.asarray(labels)).mean())
+    return {
+        "class_names": json.dumps([str(name) for name in class_names]),
+        "heldout_accuracy": f"{accuracy:.4f}",
+    }
+
+
 def stamp_provenance(
     model: onnx.ModelProto,
     *,
