@@ -31,7 +31,9 @@ from onnxruntime.quantization import QuantType, quantize_dynamic
 from sklearn.datasets import load_digits
 from sklearn.model_selection import train_test_split
 
-FLOAT_NAME = "digits"
+# The float model this one is made from; scripts/export_models.py exports it first.
+DERIVED_FROM = "digits"
+FLOAT_NAME = DERIVED_FROM
 # Largest change of any logit or probability on the held-out rows. Logits span about
 # +-20 and int8 moves them by ~0.1; beyond 0.5 the quantised model is no longer the same
 # classifier.

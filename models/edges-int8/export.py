@@ -29,7 +29,9 @@ from onnxruntime.quantization import (
 )
 from PIL import Image
 
-FLOAT_NAME = "edges"
+# The float model this one is made from; scripts/export_models.py exports it first.
+DERIVED_FROM = "edges"
+FLOAT_NAME = DERIVED_FROM
 # Grey levels (0-255) the quantised sketch may differ from the float one on the sample.
 # Int8 activations quantise the blurred grey image to 256 steps before Sobel, so edge
 # strength moves by several levels; beyond 32 the picture visibly changes.

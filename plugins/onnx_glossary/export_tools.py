@@ -8,10 +8,12 @@ this package. The framework-specific parts stay in each script.
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import json
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,83 @@ import onnx
 
 class ParityError(RuntimeError):
     """The exported model disagrees with the framework beyond the tolerance."""
+
+
+@dataclass(frozen=True)
+class ExportScript:
+    """One `models/<name>/export.py` and what it declares at module level.
+
+    Read with `ast`, never imported, so a runner needs neither torch nor TensorFlow:
+    `DERIVED_FROM = "digits"` (made from another model's file; the script takes
+    `--float-dir DIR`), `EXPORT_VENV = ".venv-tf"` (runs with that virtual environment's
+    Python, relative to the repository) and `TOLERANCE = 1e-5` (its parity bound).
+    """
+
+    name: str
+    path: Path
+    derived_from: str | None = None
+    venv: str | None = None
+    tolerance: float | None = None
+
+
+def read_export_script(path: Path) -> ExportScript:
+    values: dict[str, Any] = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name) and target.id in ("DERIVED_FROM", "EXPORT_VENV",
+                                                             "TOLERANCE"):
+                values[target.id] = ast.literal_eval(node.value)
+    tolerance = values.get("TOLERANCE")
+    return ExportScript(
+        name=path.parent.name,
+        path=path,
+        derived_from=values.get("DERIVED_FROM"),
+        venv=values.get("EXPORT_VENV"),
+        tolerance=None if tolerance is None else float(tolerance),
+    )
+
+
+def export_scripts(models_dir: Path) -> list[ExportScript]:
+    """Every `models_dir/*/export.py`, alphabetical except that a model follows its source."""
+    scripts = {s.name: s for s in map(read_export_script, sorted(models_dir.glob("*/export.py")))}
+    ordered: list[ExportScript] = []
+
+    def visit(script: ExportScript, stack: tuple[str, ...]) -> None:
+        if script in ordered:
+            return
+        if script.name in stack:
+            raise ValueError(f"export dependency cycle: {' -> '.join((*stack, script.name))}")
+        if script.derived_from:
+            if script.derived_from not in scripts:
+                raise ValueError(f"{script.name} is derived from models/{script.derived_from}/"
+                                 "export.py, which is missing")
+            visit(scripts[script.derived_from], (*stack, script.name))
+        ordered.append(script)
+
+    for script in scripts.values():
+        visit(script, ())
+    return ordered
+
+
+def export_python(script: ExportScript, repo: Path) -> Path:
+    """The interpreter that runs the script: its EXPORT_VENV's, else the current one."""
+    if script.venv is None:
+        return Path(sys.executable)
+    return repo / script.venv / "bin" / "python"
+
+
+def export_command(script: ExportScript, repo: Path, out_root: Path | None = None) -> list[str]:
+    """The command line that re-exports `script` into `out_root/<name>/` (default: in place).
+
+    A derived model reads its source from `out_root/<source>/`, so export the source first.
+    """
+    command = [str(export_python(script, repo)), str(script.path)]
+    if out_root is not None:
+        command += ["--out", str(out_root / script.name)]
+        if script.derived_from:
+            command += ["--float-dir", str(out_root / script.derived_from)]
+    return command
 
 
 def parse_out_dir(script: str | Path, argv: list[str] | None = None) -> Path:
