@@ -1,7 +1,9 @@
 """Re-run every `models/*/export.py`, dependencies first; exit 1 if any fails.
 
 `make models` calls this. Each script writes into its own folder and checks its own
-parity, so this runner only orders them and reports.
+parity, so this runner only orders them and reports. What a script needs is declared in
+the script itself (see `export_tools.ExportScript`): `DERIVED_FROM` orders it after its
+source, `EXPORT_VENV` runs it with another virtual environment's Python (TensorFlow).
 """
 
 from __future__ import annotations
@@ -11,53 +13,42 @@ import sys
 import time
 from pathlib import Path
 
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
-# A model listed here is exported after the ones it is derived from.
-DEPENDS_ON = {"digits-int8": ("digits",), "edges-int8": ("edges",)}
+from onnx_glossary.export_tools import export_command, export_python, export_scripts
 
-
-def export_order(names: list[str]) -> list[str]:
-    """Alphabetical, except that a derived model follows what it is derived from."""
-    ordered: list[str] = []
-
-    def visit(name: str, stack: tuple[str, ...]) -> None:
-        if name in ordered:
-            return
-        if name in stack:
-            raise SystemExit(f"export dependency cycle: {' -> '.join((*stack, name))}")
-        for dependency in DEPENDS_ON.get(name, ()):
-            if dependency not in names:
-                raise SystemExit(f"{name} needs models/{dependency}/export.py, which is missing")
-            visit(dependency, (*stack, name))
-        ordered.append(name)
-
-    for name in sorted(names):
-        visit(name, ())
-    return ordered
+REPO = Path(__file__).resolve().parent.parent
+MODELS_DIR = REPO / "models"
 
 
 def main() -> int:
-    names = [script.parent.name for script in MODELS_DIR.glob("*/export.py")]
+    try:
+        scripts = export_scripts(MODELS_DIR)
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
     failed: list[str] = []
-    for name in export_order(names):
-        script = MODELS_DIR / name / "export.py"
-        print(f"== {name}: {sys.executable} {script.relative_to(MODELS_DIR.parent)}", flush=True)
+    for script in scripts:
+        python = export_python(script, REPO)
+        if failed and script.derived_from in failed:
+            print(f"!! {script.name}: skipped, {script.derived_from} failed")
+            failed.append(script.name)
+            continue
+        if not python.exists():
+            print(f"!! {script.name}: {python} not found; run `make setup-tf` (EXPORT_VENV "
+                  f"{script.venv} in {script.path.relative_to(REPO)})")
+            failed.append(script.name)
+            continue
+        print(f"== {script.name}: {' '.join(export_command(script, REPO))}", flush=True)
         started = time.perf_counter()
-        result = subprocess.run([sys.executable, str(script)], check=False)
+        result = subprocess.run(export_command(script, REPO), check=False)
         elapsed = time.perf_counter() - started
         if result.returncode != 0:
-            print(f"!! {name}: failed with exit code {result.returncode} ({elapsed:.1f} s)")
-            failed.append(name)
-            if any(name in deps for deps in DEPENDS_ON.values()):
-                # Derived models would quantise a stale or missing float model.
-                print("!! stopping: later models depend on this one")
-                break
+            print(f"!! {script.name}: failed with exit code {result.returncode} ({elapsed:.1f} s)")
+            failed.append(script.name)
         else:
-            print(f"ok {name} ({elapsed:.1f} s)")
+            print(f"ok {script.name} ({elapsed:.1f} s)")
     if failed:
         print(f"export failed for: {', '.join(failed)}", file=sys.stderr)
         return 1
-    print(f"exported {len(names)} models")
+    print(f"exported {len(scripts)} models")
     return 0
 
 

@@ -18,16 +18,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
-import onnx
 import onnxruntime as ort
-from onnx_glossary.export_tools import (
-    check_parity,
-    file_sha256,
-    max_abs_diff,
-    run_main,
-    save_checked,
-    stamp_provenance,
-)
+from onnx_glossary.export_tools import check_parity, max_abs_diff, run_main, stamp_quantised
 from onnxruntime.quantization import (
     CalibrationDataReader,
     CalibrationMethod,
@@ -37,7 +29,9 @@ from onnxruntime.quantization import (
 )
 from PIL import Image
 
-FLOAT_NAME = "edges"
+# The float model this one is made from; scripts/export_models.py exports it first.
+DERIVED_FROM = "edges"
+FLOAT_NAME = DERIVED_FROM
 # Grey levels (0-255) the quantised sketch may differ from the float one on the sample.
 # Int8 activations quantise the blurred grey image to 256 steps before Sobel, so edge
 # strength moves by several levels; beyond 32 the picture visibly changes.
@@ -45,7 +39,12 @@ TOLERANCE = 32.0
 SETTINGS = {
     "quant_format": "QDQ",
     "activation_type": "QUInt8",
-    "weight_type": "QInt8",
+    # Unsigned weights (U8U8), as in digits-int8. With int8 weights (U8S8) an x86 CPU without
+    # VNNI (AVX2 only) multiplies with an instruction that saturates at 16 bits: the blur's
+    # largest weight quantises to 127, 255 x 127 x 2 overflows, and the fused QLinearConv
+    # turned whole edges from black to white (255 grey levels off the float model on such a
+    # machine, 15 with the same model unfused). uint8 x uint8 has no such path.
+    "weight_type": "QUInt8",
     "per_channel": False,
     "calibrate_method": "MinMax",
     "op_types_to_quantize": ["Conv"],
@@ -109,7 +108,7 @@ def main() -> None:
         SampleReader(pixels),
         quant_format=QuantFormat.QDQ,
         activation_type=QuantType.QUInt8,
-        weight_type=QuantType.QInt8,
+        weight_type=QuantType.QUInt8,
         per_channel=False,
         calibrate_method=CalibrationMethod.MinMax,
         op_types_to_quantize=["Conv"],
@@ -120,34 +119,15 @@ def main() -> None:
     diff = max_abs_diff(run(float_path, pixels), run(path, pixels))
     check_parity("edges-int8 vs edges", diff, TOLERANCE)
 
-    model = onnx.load(path)
-    domains = {node.domain for node in model.graph.node}
-    if not domains <= {"", "ai.onnx"}:
-        raise SystemExit(f"edges-int8: quantiser emitted non-standard domains {sorted(domains)}")
-    model.doc_string = "Int8 (QDQ) post-training quantisation of the edges pencil-sketch model"
-    float_size = float_path.stat().st_size
-    float_metadata = {p.key: p.value for p in onnx.load(float_path).metadata_props}
-    stamp_provenance(
-        model,
-        framework="onnxruntime.quantization",
-        framework_version=ort.__version__,
-        exporter_settings={**SETTINGS, "opset_version": model.opset_import[0].version},
-        script=__file__,
-        parity_max_abs_diff=diff,
-        extra={
-            "preprocessing": float_metadata["preprocessing"],
-            "quantized_from": FLOAT_NAME,
-            "float_model_sha256": file_sha256(float_path),
-            "float_model_bytes": str(float_size),
-            "max_abs_diff_vs_float": f"{diff:.6g}",
-        },
+    size = stamp_quantised(
+        path, name="edges-int8", float_name=FLOAT_NAME, float_path=float_path,
+        settings=SETTINGS, script=__file__, diff=diff,
+        doc_string="Int8 (QDQ) post-training quantisation of the edges pencil-sketch model",
     )
-    size = save_checked(model, path)
     print(
-        f"edges-int8: wrote {path} ({size} bytes; float {float_size} bytes), "
+        f"edges-int8: wrote {path} ({size} bytes; float {float_path.stat().st_size} bytes), "
         f"max abs diff vs float {diff:.3g} grey levels"
     )
-
 
 if __name__ == "__main__":
     run_main(main)

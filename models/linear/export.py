@@ -59,6 +59,7 @@ def main() -> None:
     check_parity("linear", diff, TOLERANCE)
 
     onnx_model = onnx.load(path)
+    onnx_model.doc_string = "The reference article's tiny model: one linear layer, 3 inputs to 1 output"
     stamp_provenance(
         onnx_model,
         framework="torch",
