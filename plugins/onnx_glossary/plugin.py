@@ -22,7 +22,7 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from . import assets, catalog
+from . import assets, catalog, quality
 from .config import GlossaryConfig
 from .glossary import GlossaryIndex, Term, check_term_links, load_glossary
 from .markdown_ext import GlossaryExtension, SiteContext
@@ -146,6 +146,9 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
     def _load_glossary(self) -> None:
         self.index, problems = load_glossary(Path(self.config.glossary_dir), self.root,
                                              model_names=sorted(self.catalog.models))
+        problems.extend(quality.check_dates(self.index, quality.latest_today()))
+        if self.config.quality_checks:
+            problems.extend(quality.check_completeness(self.index))
         self._warn_all(problems)
         self.context.index = self.index
         self.context.embed = self._embed
