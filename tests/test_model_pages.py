@@ -30,7 +30,9 @@ def real(real_site: Built) -> Built:
 
 
 def cell(html: str, row: str) -> str:
-    match = re.search(rf'<th scope="row">{re.escape(row)}</th><td>(.*?)</td>', html, re.S)
+    # A label may link to its glossary term: <th><span class="gl-term" ...><a ...>label</a></span></th>
+    match = re.search(rf'<th scope="row">(?:<span [^>]*><a [^>]*>)?{re.escape(row)}(?:</a></span>)?</th>'
+                      r'<td>(.*?)</td>', html, re.S)
     assert match, f"no row {row!r}"
     return re.sub(r"<[^>]+>", "", match.group(1))
 

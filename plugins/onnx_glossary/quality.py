@@ -8,7 +8,7 @@ Pure: no MkDocs imports.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Container
 from urllib.parse import urlsplit
 
 from .glossary import GlossaryIndex, Term
@@ -85,8 +85,8 @@ def _count(short: Callable[[str, str], None], key: str, have: int, need: int, wh
         short(key, f"{have} {what}: add {need - have} more (at least {need})")
 
 
-def check_orphans(index: GlossaryIndex, backlinks: Mapping[str, Iterable[object]]) -> list[Problem]:
+def check_orphans(index: GlossaryIndex, linked: Container[str]) -> list[Problem]:
     """Info lines for terms that no other page links to (the index and clusters do not count)."""
     return [Problem(term.path, None, "no other page links to this term: link it from a related "
                     "term's body, mistakes or answers, or from a page in docs/", level="info")
-            for term in index.terms if not list(backlinks.get(term.slug, ()))]
+            for term in index.terms if term.slug not in linked]
