@@ -22,7 +22,7 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from . import assets, backlinks, catalog, quality
+from . import assets, backlinks, catalog, machine_readable, quality
 from .backlinks import Backlinks, Mention
 from .config import GlossaryConfig
 from .glossary import GlossaryIndex, Term, check_term_links, load_glossary
@@ -86,6 +86,10 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         # Model pages first: they record which terms their labels link to, for "Mentioned on".
         self._add_model_pages(files, config)
         self._add_term_pages(files, config, self._backlinks(files))
+        models = [machine_readable.Entry(e.name, e.page_uri, e.description)
+                  for e in self.catalog.models.values()]
+        self._add(files, config, machine_readable.LLMS_TXT, machine_readable.llms_txt(
+            config.site_name, config.site_description or "", self.index, models, self.pages.urls))
         for src_uri, source in assets.files(self.catalog, self.node_modules, self.config):
             self._add(files, config, src_uri, source)
         return files
@@ -105,6 +109,9 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         self.context.current_path = (shown_path(page.file.abs_src_path, self.root)
                                      if page.file.abs_src_path else page.file.src_uri)
         self.context.line_offset = 0
+        if page.file.src_uri == GLOSSARY_INDEX_URI:
+            page.meta["onnx_glossary_jsonld"] = (machine_readable.term_set_json_ld(
+                self.index, self.config.set_name, GLOSSARY_INDEX_URI, self.pages.urls),)
         model = self.catalog.by_page(page.file.src_uri)
         if model is not None:
             page.meta["description"] = html.escape(model.description, quote=True)
