@@ -85,3 +85,13 @@ def test_model_page_labels_link_to_terms_and_terms_list_the_model(tmp_path: Path
     section = opset.split('id="mentioned-on"')[1].split("</ul>")[0]
     assert re.findall(r'<a href="([^"]*)">([^<]*)</a>', section) == [("../models/lin/index.html", "lin")]
     assert 'id="mentioned-on"' not in (built.site / "glossary" / "quiet.html").read_text(encoding="utf-8")
+
+
+def test_verdict_names_the_runtime_through_its_term(tmp_path: Path) -> None:
+    config = project(tmp_path, {"lin": mb.linear()},
+                     terms={"onnxruntime-web": term("onnxruntime-web", summary="The browser runtime.")})
+    built = build_site(config)
+    html = built.page("models/lin")
+    verdict = html.split('class="admonition-title"')[1].split("</p>")[0]
+    assert re.search(r'Runs in <span class="gl-term" title="The browser runtime."><a [^>]*href="../../'
+                     r'glossary/onnxruntime-web/"[^>]*>onnxruntime-web [0-9.]+</a></span>', verdict)
