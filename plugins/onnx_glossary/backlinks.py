@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import yaml
 
-from .glossary import GlossaryIndex, Term, find_links, link_target, term_slug_of
+from .glossary import GLOSSARY_URI, GlossaryIndex, Term, find_links, link_target, term_slug_of
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class Backlinks:
 
     def add(self, page: Mention, slugs: Iterable[str]) -> None:
         for slug in slugs:
-            if page.src_uri != f"glossary/{slug}.md":
+            if page.src_uri != f"{GLOSSARY_URI}/{slug}.md":
                 self._by_slug.setdefault(slug, {}).setdefault(page.src_uri, page)
 
     def of(self, slug: str) -> tuple[Mention, ...]:
