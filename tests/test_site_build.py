@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -140,7 +141,7 @@ def test_term_page_structure(tiny: Built) -> None:
     h2 = [text for tag, text in page.headings if tag == "h2"]
     assert h2 == ["ONNX at a glance", "What is inside an .onnx file?",
                   "What people get wrong about ONNX", "Questions people ask", "Sources",
-                  "Same cluster: AI", "Related terms"]
+                  "Same cluster: AI", "Related terms", "Mentioned on"]
     assert "Also called <span class=\"gl-alias\">Open Neural Network Exchange</span> or " \
            "<span class=\"gl-alias\">.onnx</span>." in html
     assert '<span class="gl-category">AI</span>' in html
@@ -151,8 +152,8 @@ def test_term_page_structure(tiny: Built) -> None:
     assert re.search(r'class="gl-table-scroll"[^>]*>\s*<table>', html)
     assert '<th scope="row">Encoding</th><td>Protocol buffers</td>' in html
     # Numbered mistakes, questions as headings, sources as links.
-    assert re.search(r'<div class="gl-mistakes">.*?<ol>\s*<li>Ignoring the <a href="../opset/"',
-                     html, re.S)
+    assert re.search(r'<div class="gl-mistakes">.*?<ol>\s*<li>Ignoring the <span class="gl-term" '
+                     r'[^>]*><a [^>]*href="../opset/"', html, re.S)
     assert ("h3", "Is ONNX a runtime?") in page.headings
     # Code fences in answers are code blocks, highlighted like the rest of the site; a quote
     # in a question stays out of its anchor.
@@ -165,6 +166,22 @@ def test_term_page_structure(tiny: Built) -> None:
     assert 'href="../opset/"' in cluster and 'href="../runtime/"' in cluster
     assert 'href="../webgpu/"' in cluster.split('id="related"')[1]
     assert "Back to the glossary" in html and "All 5 terms" in html
+    # Pages that link here: the hand-written home page (not the index, not the cluster).
+    assert mentioned_on(html) == [("../../", "Home")]
+
+
+def mentioned_on(html: str) -> list[tuple[str, str]]:
+    """(href, text) of each link under "Mentioned on"."""
+    section = html.split('id="mentioned-on"')[1].split("</ul>")[0]
+    return re.findall(r'<a [^>]*?href="([^"]*)"[^>]*>([^<]*)</a>', section)
+
+
+def test_backlinks_list_terms_and_docs_pages_sorted_once(tiny: Built) -> None:
+    # opset is linked from the home page, from ONNX's mistakes and its body (counted once).
+    assert mentioned_on(tiny.page("glossary/opset")) == [("../../", "Home"), ("../onnx/", "ONNX")]
+    # webgpu is only in ONNX's 'related'; the hostile term is linked by nobody.
+    assert mentioned_on(tiny.page("glossary/webgpu")) == [("../onnx/", "ONNX")]
+    assert 'id="mentioned-on"' not in tiny.page("glossary/hostile")
 
 
 def test_edit_link_points_at_the_real_term_file(tiny: Built) -> None:
@@ -172,15 +189,32 @@ def test_edit_link_points_at_the_real_term_file(tiny: Built) -> None:
     assert page.link_to("/edit/")["href"] == "https://github.com/example/repo/edit/main/glossary/onnx.md"
 
 
+def tooltip(html: str, href: str) -> tuple[str, str]:
+    """(the wrapper's title, the text of the link's aria-describedby target) for a term link."""
+    for title, attrs in re.findall(r'<span class="gl-term" title="([^"]*)"><a ([^>]*)>', html):
+        if f'href="{href}"' in attrs:
+            target = re.search(r'aria-describedby="([^"]*)"', attrs)
+            assert target, attrs
+            [described] = re.findall(rf'<span id="{target.group(1)}">([^<]*)</span>', html)
+            return unescape(title), unescape(described)
+    raise AssertionError(f"no term link to {href}")
+
+
 def test_term_links_carry_the_short_answer_as_tooltip(tiny: Built) -> None:
-    home = Page(tiny.page(""))
-    link = home.link_to("glossary/opset/")
-    assert link["href"] == "glossary/opset/#x"
-    assert link["title"] == "The operator set version a model targets."
-    onnx = Page(tiny.page("glossary/onnx"))
-    # Links in the body and in front-matter markdown (answers) both get tooltips.
-    assert onnx.link_to("../runtime/")["title"] == "ONNX Runtime in one sentence."
-    assert onnx.link_to("../opset/")["title"] == "The operator set version a model targets."
+    home = tiny.page("")
+    opset = ("The operator set version a model targets.",) * 2
+    assert tooltip(home, "glossary/opset/#x") == opset
+    onnx = tiny.page("glossary/onnx")
+    # Links in the body and in front-matter markdown (answers) both get tooltips, and each
+    # summary is on the page once, hidden, out of the search index.
+    assert tooltip(onnx, "../runtime/") == ("ONNX Runtime in one sentence.",) * 2
+    assert tooltip(onnx, "../opset/") == opset
+    assert onnx.count('<span id="gl-tip-opset">') == 1
+    assert '<div class="gl-tip-pool" hidden data-search-exclude>' in onnx
+    # An escaped summary stays escaped in both places.
+    index = tiny.page("glossary")
+    assert tooltip(index, "hostile/")[0] == 'A summary with "quotes" and <tags>.'
+    assert "<tags>" not in index
 
 
 def test_index_lists_all_terms_a_to_z_and_by_category(tiny: Built) -> None:

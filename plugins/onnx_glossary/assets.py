@@ -30,8 +30,8 @@ def stylesheets(config: GlossaryConfig) -> list[str]:
 
 
 def javascript(config: GlossaryConfig) -> list[str]:
-    """Scripts for every page: both are a few KB and fetch their runtimes only when used."""
-    scripts = [ASSET_URI + "mermaid-shim.js"]
+    """Scripts for every page: each is a few KB, and fetches its runtime only when used."""
+    scripts = [ASSET_URI + "mermaid-shim.js", ASSET_URI + "term-tips.js"]
     if config.live_examples:
         scripts.append(ASSET_URI + "live-example.js")
     return scripts

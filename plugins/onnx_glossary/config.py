@@ -22,6 +22,10 @@ class GlossaryConfig(base.Config):
     set_name = c.Type(str, default="Glossary")
     """Name of the term set, used in structured data (schema.org ``DefinedTermSet``)."""
 
+    quality_checks = c.Type(bool, default=True)
+    """Check the editorial rules of docs/contributing.md: two sources from two sites, four
+    facts, two mistakes, two questions per term; at most twelve terms per category."""
+
     model_size_budget_mb = c.Type(float, default=50.0)
     """A model larger than this is too big to ship to a browser: its page warns."""
 

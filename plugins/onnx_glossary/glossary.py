@@ -12,7 +12,7 @@ import posixpath
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from .frontmatter import (
@@ -199,6 +199,15 @@ class GlossaryIndex:
             for name in term.models:
                 out.setdefault(name, []).append((term.title, term.src_uri))
         return out
+
+    def find(self, name: str) -> Term | None:
+        """The term whose slug, title or alias is ``name`` (ignoring case), if any."""
+        key = name.casefold()
+        return self.by_slug.get(key) or self._by_name.get(key)
+
+    @cached_property
+    def _by_name(self) -> dict[str, Term]:
+        return {n.casefold(): t for t in self.terms for n in t.names}
 
     def resolve(self, href: str, from_uri: str) -> Term | None:
         target = link_target(href, from_uri)

@@ -5,7 +5,8 @@ generator that runs Python-Markdown extensions (Zensical) keeps it; the MkDocs p
 fills in :class:`SiteContext` before each page is converted.
 
 - A relative link to a term's file (``[ONNX Runtime](onnx-runtime.md)``) gets the term's short
-  answer as its ``title``; mkdocs-material shows it as a tooltip (``content.tooltips``).
+  answer as an accessible tooltip (see :mod:`.termlinks`); the page gets the hidden summaries
+  its term links point to.
 - A paragraph that is exactly ``[[model-card: NAME]]`` becomes a compact card of that example
   model; ``[[live-example: NAME]]`` becomes its Run widget.
 """
@@ -23,6 +24,7 @@ from markdown.blockprocessors import BlockProcessor
 
 from .glossary import GlossaryIndex
 from .problems import Problem
+from .termlinks import tip_pool, wrap_links
 
 EMBED_RE = re.compile(r"^\[\[(model-card|live-example):\s*([^\]\s]+)\s*\]\]$")
 
@@ -54,12 +56,18 @@ class _TermTooltips(markdown.treeprocessors.Treeprocessor):
         self.context = context
 
     def run(self, root: etree.Element) -> None:
-        for link in root.iter("a"):
-            href = link.get("href")
-            if href and "title" not in link.attrib:
-                term = self.context.index.resolve(href, self.context.current_uri)
-                if term is not None:
-                    link.set("title", term.summary)
+        wrap_links(root, lambda href: self.context.index.resolve(href, self.context.current_uri))
+
+
+class _TipPool(markdown.postprocessors.Postprocessor):
+    """Appends the hidden short answers that the page's term links point to."""
+
+    def __init__(self, md: markdown.Markdown, context: SiteContext) -> None:
+        super().__init__(md)
+        self.context = context
+
+    def run(self, text: str) -> str:
+        return text + tip_pool(text, self.context.index)
 
 
 class _Embeds(BlockProcessor):
@@ -119,6 +127,8 @@ class GlossaryExtension(markdown.Extension):
         md.treeprocessors.register(_TermTooltips(md, self.context), "onnx_glossary_tooltips", 4)
         md.parser.blockprocessors.register(_Embeds(md, self.context), "onnx_glossary_embeds", 95)
         md.preprocessors.register(_KeepSource(md, self.context), "onnx_glossary_source", 1000)
+        # After raw HTML (30) is back in place: template-made links count too.
+        md.postprocessors.register(_TipPool(md, self.context), "onnx_glossary_tip_pool", 5)
 
 
 def makeExtension(**kwargs: Any) -> GlossaryExtension:

@@ -18,10 +18,12 @@ from typing import Any
 from jinja2 import Environment
 from markupsafe import Markup
 
+from .backlinks import Mention
 from .catalog import MODEL_FILE, MODELS_URI, Catalog, ModelEntry
 from .glossary import GLOSSARY_URI, GlossaryIndex, Term
 from .live_example import render_live_example, render_snippet_js
 from .render import LinkResolver, environment, markdown_fields, render, unwrap_paragraph
+from .termlinks import TermLinker
 from .urls import SiteUrls
 
 GLOSSARY_INDEX_URI = f"{GLOSSARY_URI}/index.md"
@@ -54,11 +56,14 @@ class Pages:
     set_name: str = "Glossary"
     live: bool = True  # live examples on model pages and term pages
     env: Environment = field(default_factory=environment)
+    #: After :meth:`model_files`: the term slugs each model page links to, by page path.
+    model_term_links: dict[str, set[str]] = field(default_factory=dict)
 
     # -- glossary ---------------------------------------------------------------------------
 
     def term_page(self, term: Term, index: GlossaryIndex,
-                  model_names: frozenset[str] = frozenset()) -> TermPage:
+                  model_names: frozenset[str] = frozenset(),
+                  mentions: Sequence[Mention] = ()) -> TermPage:
         """A term page (everything but the page chrome) and its JSON-LD, in one pass."""
         resolver = LinkResolver(index, term.src_uri, self.urls)
         # One conversion for all of a term's markdown fields: mistakes first, then answers.
@@ -75,6 +80,7 @@ class Pages:
             related=index.related(term),
             total=len(index),
             index_link=_md_link(term.src_uri, GLOSSARY_INDEX_URI),
+            mentions=[(m.title, _md_link(term.src_uri, m.src_uri)) for m in mentions],
         )
         return TermPage(markdown, tuple(self.term_json_ld(term, answers)))
 
@@ -118,7 +124,7 @@ class Pages:
 
     def model_files(self, catalog: Catalog,
                     mentions: Mapping[str, Sequence[tuple[str, str]]] | None = None,
-                    ) -> Iterator[tuple[str, str | Path]]:
+                    index: GlossaryIndex | None = None) -> Iterator[tuple[str, str | Path]]:
         """(docs-namespace path, content or source file) for every model page and file."""
         if not catalog.models:
             return
@@ -133,12 +139,14 @@ class Pages:
         for entry in catalog.models.values():
             folder = f"{MODELS_URI}/{entry.name}/"
             live_here = self.live and entry.live
+            term_link = TermLinker(index or GlossaryIndex.of(()), entry.page_uri, self.urls)
+            self.model_term_links[entry.page_uri] = term_link.used
             yield entry.page_uri, render(
                 self.env, "model_page.md.jinja", entry=entry, facts=entry.facts,
                 catalog=catalog, url=self.urls.linker(entry.page_uri),
                 md_link=lambda to, here=entry.page_uri: _md_link(here, to),
                 widget=self._widget(entry, entry.page_uri) if live_here else None,
-                original=_original(catalog, entry),
+                original=_original(catalog, entry), term_link=term_link,
                 mentions=[(title, _md_link(entry.page_uri, uri))
                           for title, uri in mentions.get(entry.name, ())])
             yield folder + MODEL_FILE, entry.folder / MODEL_FILE

@@ -22,7 +22,8 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from . import assets, catalog
+from . import assets, backlinks, catalog, machine_readable, quality
+from .backlinks import Backlinks, Mention
 from .config import GlossaryConfig
 from .glossary import GlossaryIndex, Term, check_term_links, load_glossary
 from .markdown_ext import GlossaryExtension, SiteContext
@@ -82,8 +83,13 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         self.existing = {file.src_uri: file for file in files}
         self._load_models()
         self._load_glossary()
-        self._add_term_pages(files, config)
+        # Model pages first: they record which terms their labels link to, for "Mentioned on".
         self._add_model_pages(files, config)
+        self._add_term_pages(files, config, self._backlinks(files))
+        models = [machine_readable.Entry(e.name, e.page_uri, e.description)
+                  for e in self.catalog.models.values()]
+        self._add(files, config, machine_readable.LLMS_TXT, machine_readable.llms_txt(
+            config.site_name, config.site_description or "", self.index, models, self.pages.urls))
         for src_uri, source in assets.files(self.catalog, self.node_modules, self.config):
             self._add(files, config, src_uri, source)
         return files
@@ -103,6 +109,9 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         self.context.current_path = (shown_path(page.file.abs_src_path, self.root)
                                      if page.file.abs_src_path else page.file.src_uri)
         self.context.line_offset = 0
+        if page.file.src_uri == GLOSSARY_INDEX_URI:
+            page.meta["onnx_glossary_jsonld"] = (machine_readable.term_set_json_ld(
+                self.index, self.config.set_name, GLOSSARY_INDEX_URI, self.pages.urls),)
         model = self.catalog.by_page(page.file.src_uri)
         if model is not None:
             page.meta["description"] = html.escape(model.description, quote=True)
@@ -146,23 +155,39 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
     def _load_glossary(self) -> None:
         self.index, problems = load_glossary(Path(self.config.glossary_dir), self.root,
                                              model_names=sorted(self.catalog.models))
+        problems.extend(quality.check_dates(self.index, quality.latest_today()))
+        if self.config.quality_checks:
+            problems.extend(quality.check_completeness(self.index))
         self._warn_all(problems)
         self.context.index = self.index
         self.context.embed = self._embed
         self.terms_by_uri = {term.src_uri: term for term in self.index.terms}
 
-    def _add_term_pages(self, files: Files, config: MkDocsConfig) -> None:
+    def _backlinks(self, files: Files) -> Backlinks:
+        links = Backlinks()
+        backlinks.add_terms(links, self.index)
+        for src_uri, slugs in self.pages.model_term_links.items():
+            entry = self.catalog.by_page(src_uri)
+            links.add(Mention(entry.name if entry else src_uri, src_uri), slugs)
+        for file in files.documentation_pages():
+            if not file.generated_by:
+                backlinks.add_page(links, file.src_uri, file.content_string, self.index)
+        self._warn_all(quality.check_orphans(self.index, links))
+        return links
+
+    def _add_term_pages(self, files: Files, config: MkDocsConfig, links: Backlinks) -> None:
         model_names = frozenset(self.catalog.models)
         self.json_ld = {}
         for term in self.index.terms:
-            page = self.pages.term_page(term, self.index, model_names)
+            page = self.pages.term_page(term, self.index, model_names, links.of(term.slug))
             self.json_ld[term.src_uri] = page.json_ld
             self._add(files, config, term.src_uri, page.markdown, edit=self.root / term.path)
         # The index is made from all terms: there is no one file to edit, so no edit link.
         self._add(files, config, GLOSSARY_INDEX_URI, self.pages.glossary_index(self.index))
 
     def _add_model_pages(self, files: Files, config: MkDocsConfig) -> None:
-        for src_uri, content in self.pages.model_files(self.catalog, self.index.model_mentions()):
+        for src_uri, content in self.pages.model_files(self.catalog, self.index.model_mentions(),
+                                                       self.index):
             self._add(files, config, src_uri, content)
 
     # -- helpers -----------------------------------------------------------------------------

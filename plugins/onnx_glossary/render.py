@@ -35,7 +35,8 @@ from jinja2 import (
 )
 from markupsafe import Markup
 
-from .glossary import GlossaryIndex, link_target
+from .glossary import GlossaryIndex, Term, link_target
+from .termlinks import wrap_links
 from .urls import SiteUrls
 
 if TYPE_CHECKING:
@@ -60,22 +61,22 @@ class LinkResolver:
     from_uri: str
     urls: SiteUrls
 
-    def __call__(self, href: str) -> tuple[str, str | None]:
+    def __call__(self, href: str) -> tuple[str, Term | None]:
         target = link_target(href, self.from_uri)
         if target is None:
             return href, None
         fragment = "#" + href.split("#", 1)[1] if "#" in href else ""
         term = self.index.resolve(href, self.from_uri)
-        url = self.urls.between(self.from_uri, target) + fragment
-        return url, term.summary if term else None
+        return self.urls.between(self.from_uri, target) + fragment, term
 
 
 class _SafeLinks(markdown.treeprocessors.Treeprocessor):
     """Drops dangerous URLs and resolves ``.md`` links in front-matter markdown."""
 
-    resolver: Callable[[str], tuple[str, str | None]] | None = None
+    resolver: Callable[[str], tuple[str, Term | None]] | None = None
 
     def run(self, root: etree.Element) -> None:
+        terms: dict[str, Term] = {}  # resolved href -> the term it links to
         for element in root.iter():
             for attr in ("href", "src"):
                 value = element.get(attr)
@@ -85,10 +86,11 @@ class _SafeLinks(markdown.treeprocessors.Treeprocessor):
                 if scheme not in ("", "http", "https", "mailto"):
                     del element.attrib[attr]
                 elif attr == "href" and not scheme and self.resolver is not None:
-                    url, title = self.resolver(value)
+                    url, term = self.resolver(value)
                     element.set("href", url)
-                    if title and "title" not in element.attrib:
-                        element.set("title", title)
+                    if term is not None:
+                        terms[url] = term
+        wrap_links(root, terms.get)
 
 
 class _NoRawHtml(markdown.Extension):
@@ -105,7 +107,7 @@ def _field_markdown() -> markdown.Markdown:
                                          "pymdownx.superfences"])
 
 
-def markdown_field(text: str, resolver: Callable[[str], tuple[str, str | None]] | None = None) -> Markup:
+def markdown_field(text: str, resolver: Callable[[str], tuple[str, Term | None]] | None = None) -> Markup:
     """Convert a front-matter markdown string (untrusted) to safe HTML."""
     md = _field_markdown()
     md.reset()
@@ -119,7 +121,7 @@ _SPLIT = "onnx-glossary-field-boundary-5c1f"
 
 
 def markdown_fields(texts: Sequence[str],
-                    resolver: Callable[[str], tuple[str, str | None]] | None = None) -> list[Markup]:
+                    resolver: Callable[[str], tuple[str, Term | None]] | None = None) -> list[Markup]:
     """:func:`markdown_field` for many strings in one conversion (a term has a dozen; one
     Markdown run each would cost more than the rest of its page)."""
     if len(texts) < 2:

@@ -1,0 +1,97 @@
+"""Links to glossary terms, with the term's short answer as an accessible tooltip.
+
+Every link to a term, wherever it is made (a page's markdown, a term's mistakes and answers, a
+model page's labels), has the same shape::
+
+    <span class="gl-term" title="SUMMARY"><a href="..." aria-describedby="gl-tip-SLUG">label</a></span>
+
+- ``title`` on the wrapper: mkdocs-material (``content.tooltips``) shows it on hover and on
+  keyboard focus of the link inside; ``assets/term-tips.js`` shows it on a first tap on touch
+  screens. Material strips ``aria-describedby`` from the element it gives a tooltip, which is
+  why the title sits on the wrapper and not on the link.
+- ``aria-describedby`` on the link names a hidden element holding the summary, so screen
+  readers announce it with the link. :func:`tip_pool` makes those elements, one per term, for
+  each page (the Markdown extension appends them).
+
+Pure: no MkDocs imports.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from markupsafe import Markup, escape
+
+from .glossary import GlossaryIndex, Term
+from .urls import SiteUrls
+
+TIP_PREFIX = "gl-tip-"
+WRAPPER_CLASS = "gl-term"
+_TIP_REF_RE = re.compile(r'aria-describedby="' + TIP_PREFIX + r'([a-z0-9-]+)"')
+
+
+def wrap_links(root: etree.Element, resolve: Callable[[str], Term | None]) -> None:
+    """Give every ``<a>`` under ``root`` that ``resolve`` maps to a term its tooltip markup.
+
+    A link that already has a ``title`` (the author wrote one) is left alone.
+    """
+    found = [(parent, position, child) for parent in root.iter()
+             for position, child in enumerate(parent)
+             if child.tag == "a" and child.get("href") and "title" not in child.attrib]
+    # Replace from the end so that earlier positions stay valid.
+    for parent, position, link in reversed(found):
+        term = resolve(link.get("href", ""))
+        if term is None:
+            continue
+        wrapper = etree.Element("span", {"class": WRAPPER_CLASS, "title": term.summary})
+        wrapper.tail, link.tail = link.tail, None
+        link.set("aria-describedby", TIP_PREFIX + term.slug)
+        parent.remove(link)
+        wrapper.append(link)
+        parent.insert(position, wrapper)
+
+
+def link_html(href: str, label: str, term: Term) -> Markup:
+    """The same markup as :func:`wrap_links`, for templates (``label`` is text, escaped here)."""
+    return Markup('<span class="{}" title="{}"><a href="{}" aria-describedby="{}">{}</a></span>').format(
+        WRAPPER_CLASS, term.summary, href, TIP_PREFIX + term.slug, label)
+
+
+def tip_pool(html: str, index: GlossaryIndex) -> str:
+    """The hidden summaries that the term links in ``html`` point to ('' when there are none).
+
+    ``hidden`` keeps them out of sight and out of the reading order; a hidden element still
+    serves as an accessible description. Search skips them (``data-search-exclude``).
+    """
+    slugs = dict.fromkeys(_TIP_REF_RE.findall(html))
+    items = [Markup('<span id="{}">{}</span>').format(TIP_PREFIX + slug, index.by_slug[slug].summary)
+             for slug in slugs if slug in index.by_slug]
+    if not items:
+        return ""
+    return str(Markup('\n<div class="gl-tip-pool" hidden data-search-exclude>{}</div>\n').format(
+        Markup("").join(items)))
+
+
+@dataclass
+class TermLinker:
+    """``term_link(label, *names)`` for templates: links ``label`` to the first term found by
+    the label itself or one of ``names`` (a slug, title or alias); plain text when none is.
+
+    It records the slugs it linked, so the linked terms can list the page under "Mentioned on".
+    """
+
+    index: GlossaryIndex
+    from_uri: str
+    urls: SiteUrls
+    used: set[str] = field(default_factory=set)
+
+    def __call__(self, label: str, *names: str) -> Markup:
+        for name in (label, *names):
+            term = self.index.find(name)
+            if term is not None:
+                self.used.add(term.slug)
+                return link_html(self.urls.between(self.from_uri, term.src_uri), label, term)
+        return escape(label)

@@ -1,0 +1,92 @@
+"""Term-link tooltips in real headless Chromium: keyboard focus shows the short answer, the
+link's accessible description is the short answer, and on a touch screen the first tap shows
+it while the second follows the link."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from .sitebuild import Built
+from .support.browser import PageProbe, StaticServer, chromium
+
+pytestmark = pytest.mark.browser
+
+TERM_LINK = ".gl-term > a[aria-describedby]"
+
+
+@pytest.fixture(scope="module")
+def server(real_site: Built) -> Iterator[StaticServer]:
+    with StaticServer(real_site.site, prefix="/onnx-glossary/") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with chromium() as running:
+        yield running
+
+
+def open_page(browser, server: StaticServer, path: str, **context):
+    page = browser.new_context(**context).new_page()
+    probe = PageProbe(server.origin).attach(page)
+    page.goto(server.url + path, wait_until="load")
+    return page, probe
+
+
+def accessible_description(page, name: str) -> str | None:
+    """What Chromium's accessibility tree gives as the description of the link called ``name``."""
+    client = page.context.new_cdp_session(page)
+    nodes = client.send("Accessibility.getFullAXTree")["nodes"]
+    for node in nodes:
+        if node.get("role", {}).get("value") == "link" and node.get("name", {}).get("value") == name:
+            return node.get("description", {}).get("value")
+    raise AssertionError(f"no link named {name!r} in the accessibility tree")
+
+
+@pytest.mark.parametrize("path", ["glossary/onnx/", "models/linear/"])
+def test_tab_to_a_term_link_shows_and_describes_its_short_answer(browser, server: StaticServer,
+                                                                 real_site: Built, path: str) -> None:
+    page, probe = open_page(browser, server, path)
+    for _ in range(300):
+        page.keyboard.press("Tab")
+        if page.evaluate(f"document.activeElement.matches({TERM_LINK!r})"):
+            break
+    else:
+        raise AssertionError("Tab never reached a term link")
+    link = page.locator(":focus")
+    slug = link.get_attribute("href").rstrip("/").rsplit("/", 1)[1]
+    summary = real_site.plugin.index.by_slug[slug].summary
+    target = link.get_attribute("aria-describedby")
+    assert target == f"gl-tip-{slug}"
+    assert page.evaluate(f"document.getElementById({target!r}).textContent") == summary
+    # Material's tooltip, opened by focus alone, shows the short answer next to the link.
+    tooltip = page.locator(".md-tooltip2--active")
+    tooltip.wait_for(state="visible", timeout=5000)
+    assert tooltip.inner_text().strip() == summary
+    assert tooltip.bounding_box()["width"] > 100
+    # Screen readers: the link's computed accessible description is the short answer.
+    assert accessible_description(page, link.inner_text().strip()) == summary
+    # The summaries are hidden from sight until asked for.
+    assert not page.locator(f"#{target}").is_visible()
+    assert probe.errors == [] and probe.other_origin == []
+    page.context.close()
+
+
+def test_first_tap_shows_the_short_answer_second_tap_follows(browser, server: StaticServer) -> None:
+    page, probe = open_page(browser, server, "glossary/onnx/", has_touch=True, is_mobile=True,
+                            viewport={"width": 390, "height": 844})
+    link = page.locator(f"article {TERM_LINK}[href$='/glossary/operator/']").first
+    link.scroll_into_view_if_needed()
+    summary = page.evaluate("id => document.getElementById(id).textContent",
+                            link.get_attribute("aria-describedby"))
+    link.tap()
+    tooltip = page.locator(".md-tooltip2--active")
+    tooltip.wait_for(state="visible", timeout=5000)
+    assert tooltip.inner_text().strip() == summary
+    assert page.url.endswith("/glossary/onnx/")  # not followed yet
+    link.tap()
+    page.wait_for_url("**/glossary/operator/", timeout=10000)
+    assert probe.errors == [] and probe.other_origin == []
+    page.context.close()
