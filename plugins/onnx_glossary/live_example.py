@@ -252,6 +252,9 @@ def widget_context(
     facts: _Facts, reference: Mapping[str, Any], model_base_url: str
 ) -> dict[str, Any]:
     """Values for ``templates/live_example.html`` (plain text; the template escapes them)."""
+    from .assets import ORT_FILES  # here, not at the top: assets imports MkDocs
+
+    wasm = [file for file in ORT_FILES if file.endswith(".wasm")]
     base = model_base_url if model_base_url.endswith("/") else model_base_url + "/"
     image = reference.get("image")
     tol = tolerance(reference)
@@ -275,6 +278,12 @@ def widget_context(
             for t in facts.inputs
         ],
         "overrides": free_dimension_overrides(facts, reference),
+        # The .wasm each onnxruntime-web bundle loads (1.30: the WebGPU bundle the asyncify
+        # build), for the widget's JavaScript: the site's one list of runtime files is Python's.
+        "runtime_files": {
+            "webgpu": next(file for file in wasm if file.endswith(".asyncify.wasm")),
+            "wasm": next(file for file in wasm if not file.endswith(".asyncify.wasm")),
+        },
         "code_js": _highlight(render_snippet_js(facts, reference), "js"),
         "code_python": _highlight(render_snippet_python(facts, reference), "python"),
     }
