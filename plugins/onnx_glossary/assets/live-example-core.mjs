@@ -74,8 +74,8 @@ export function sameBytes(a, b) {
 
 /**
  * Compare one output with the reference, numpy.allclose style: each element passes when
- * |a - b| <= atol + rtol * |b| (b the reference). NaN matches only NaN and equal infinities
- * match; both are left out of maxAbs. Different lengths never pass.
+ * |a - b| <= atol + rtol * |b| (b the reference). NaN matches only NaN, an infinity only the
+ * same infinity; matching NaNs stay out of maxAbs. Different lengths never pass.
  */
 export function compare(actual, expected, atol, rtol) {
   let maxAbs = 0;
@@ -88,10 +88,11 @@ export function compare(actual, expected, atol, rtol) {
       if (Number.isNaN(a) !== Number.isNaN(b)) pass = false;
       continue;
     }
-    if (a === b) continue; // also +Infinity against +Infinity, whose difference is NaN
-    const diff = Math.abs(a - b);
+    if (a === b) continue; // also an infinity against the same one, whose difference is NaN
+    const diff = Math.abs(a - b); // Infinity when one side is infinite
     if (diff > maxAbs) maxAbs = diff;
-    if (!(diff <= atol + rtol * Math.abs(b))) pass = false;
+    // An infinite reference would make rtol * |b| infinite and let anything through.
+    if (!(diff <= atol + rtol * Math.abs(b)) || diff === Infinity) pass = false;
   }
   return { maxAbs, pass };
 }
@@ -145,11 +146,11 @@ export async function timeRuns(runOnce, now, timing = TIMING) {
   let outputs;
   let group = 0;
   let started = now();
+  // At least one run: the first check sees no time gone.
   while (group < timing.maxGroup && now() - started < timing.groupMs) {
     outputs = await runOnce();
     group++;
   }
-  group = Math.max(group, 1); // a clock that already moved on: still time one run per group
   const times = [];
   const budgetEnd = now() + timing.budgetMs;
   while (times.length < timing.runs && (times.length < timing.minRuns || now() < budgetEnd)) {
