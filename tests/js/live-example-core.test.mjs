@@ -230,6 +230,14 @@ describe("timeRuns", () => {
     assert.equal(result.group, TIMING.maxGroup);
     assert.deepEqual(result.times, [0, 0, 0, 0]);
   });
+  test("a clock that jumps before the first run still gives groups of one run", async () => {
+    let clock = 0;
+    const now = () => (clock += 10); // every reading is 10 ms later
+    const result = await timeRuns(async () => "out", now, timing);
+    assert.equal(result.group, 1);
+    assert.equal(result.outputs, "out");
+    assert.ok(result.times.length >= TIMING.minRuns && result.times.every((t) => t === 10));
+  });
   test("the timings line counts every timed run", () => {
     assert.equal(timingsText({ createMs: 471.2, firstMs: 9.4, times: [0.05, 0.04, 0.03], group: 8 }),
                  "session 471 ms · first run 9.40 ms · median 0.04 ms (24 runs)");
