@@ -1,0 +1,319 @@
+// Unit tests of the widget's pure helpers (plugins/onnx_glossary/assets/live-example-core.mjs).
+// Run by tests/test_widget_js.py, or alone: node --test tests/js/
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+
+import {
+  TIMING, checkText, compare, compareOutputs, errorMessage, fetchBytes, formatBytes, formatDims,
+  formatMs, formatValue, formatValues, joinChunks, median, progressSummary, runtimeFile,
+  sameBytes, sameDims, timeRuns, timingsText, toNumbers,
+} from "../../plugins/onnx_glossary/assets/live-example-core.mjs";
+
+describe("median", () => {
+  test("odd count: the middle value, whatever the order", () => {
+    assert.equal(median([5, 1, 3]), 3);
+  });
+  test("even count: the mean of the two middle values", () => {
+    assert.equal(median([4, 1, 3, 2]), 2.5);
+  });
+  test("sorts numerically, not as text", () => {
+    assert.equal(median([10, 9, 100]), 10);
+  });
+  test("one value, a typed array, and the input left unsorted", () => {
+    assert.equal(median([7]), 7);
+    const times = new Float64Array([3, 1, 2]);
+    assert.equal(median(times), 2);
+    assert.deepEqual(Array.from(times), [3, 1, 2]);
+  });
+  test("no values: NaN, not undefined or a throw", () => {
+    assert.ok(Number.isNaN(median([])));
+  });
+});
+
+describe("toNumbers", () => {
+  test("int64 outputs (BigInt64Array) become numbers", () => {
+    assert.deepEqual(toNumbers(new BigInt64Array([0n, -3n, 2n ** 40n])), [0, -3, 2 ** 40]);
+  });
+  test("uint64 too, and numbers stay numbers", () => {
+    assert.deepEqual(toNumbers(new BigUint64Array([7n])), [7]);
+    assert.deepEqual(toNumbers(new Float32Array([0.5, -1])), [0.5, -1]);
+  });
+  test("an empty BigInt array is an empty list", () => {
+    assert.deepEqual(toNumbers(new BigInt64Array(0)), []);
+  });
+  test("the result is a plain array that compares with JSON numbers", () => {
+    const values = toNumbers(new BigInt64Array([1n, 2n]));
+    assert.ok(Array.isArray(values));
+    assert.equal(compare(values, [1, 2], 0, 0).pass, true);
+  });
+});
+
+describe("formatting", () => {
+  test("bytes: kB below 100 kB, MB from there", () => {
+    assert.equal(formatBytes(0), "0.0 kB");
+    assert.equal(formatBytes(99_999), "100.0 kB");
+    assert.equal(formatBytes(100_000), "0.1 MB");
+    assert.equal(formatBytes(14_200_000), "14.2 MB");
+  });
+  test("milliseconds: two decimals below 10 ms, whole above", () => {
+    assert.equal(formatMs(0.0425), "0.04 ms");
+    assert.equal(formatMs(9.4), "9.40 ms");
+    assert.equal(formatMs(10), "10 ms");
+    assert.equal(formatMs(1069.4), "1069 ms");
+  });
+  test("a value: strings quoted, integers and BigInts whole, floats to 6 digits", () => {
+    assert.equal(formatValue('say "hi"'), '"say \\"hi\\""');
+    assert.equal(formatValue(255), "255");
+    assert.equal(formatValue(2n ** 63n - 1n), "9223372036854775807");
+    assert.equal(formatValue(-0.3641679883003235), "-0.364168");
+    assert.equal(formatValue(2.59297e-11), "2.59297e-11");
+    assert.equal(formatValue(NaN), "NaN");
+  });
+  test("values: at most 8 shown, then how many more", () => {
+    assert.equal(formatValues([]), "[]");
+    assert.equal(formatValues([1, 2, 3, 4, 5, 6, 7, 8]), "[1, 2, 3, 4, 5, 6, 7, 8]");
+    assert.equal(formatValues([1, 2, 3, 4, 5, 6, 7, 8, 9]), "[1, 2, 3, 4, 5, 6, 7, 8, … 1 more]");
+    assert.equal(formatValues(new Float32Array([0.5, 1.5, 2]), 2), "[0.500000, 1.50000, … 1 more]");
+  });
+  test("dims", () => {
+    assert.equal(formatDims([64, 96, 4]), "[64, 96, 4]");
+    assert.equal(formatDims([]), "[]");
+  });
+});
+
+describe("sameDims and sameBytes", () => {
+  test("dims compare by value, BigInt or number", () => {
+    assert.equal(sameDims([1n, 3n], [1, 3]), true);
+    assert.equal(sameDims([], []), true);
+  });
+  test("another rank or another size differs", () => {
+    assert.equal(sameDims([1, 3], [1, 3, 1]), false);
+    assert.equal(sameDims([3, 1], [1, 3]), false);
+  });
+  test("bytes: equal only with the same length and every byte", () => {
+    assert.equal(sameBytes(new Uint8Array([1, 2, 3]), [1, 2, 3]), true);
+    assert.equal(sameBytes(new Uint8Array([1, 2, 3]), [1, 2]), false);
+    assert.equal(sameBytes(new Uint8Array([1, 2, 3]), [1, 2, 4]), false);
+  });
+});
+
+describe("compare", () => {
+  test("identical values pass with a max abs diff of 0", () => {
+    assert.deepEqual(compare([1, -2, 3.5], [1, -2, 3.5], 0, 0), { maxAbs: 0, pass: true });
+  });
+  test("the max abs diff is the largest difference, and atol is inclusive", () => {
+    assert.deepEqual(compare([1.5, 2.25], [1, 2], 0.5, 0), { maxAbs: 0.5, pass: true });
+    assert.deepEqual(compare([1.5, 2.25], [1, 2], 0.25, 0), { maxAbs: 0.5, pass: false });
+  });
+  test("rtol scales with the reference's magnitude, not the browser's", () => {
+    assert.equal(compare([1000.5], [1000], 0, 1e-3).pass, true); // 0.5 <= 1e-3 * 1000
+    assert.equal(compare([1.5], [1], 0, 1e-3).pass, false); // 0.5 > 1e-3 * 1
+    assert.equal(compare([1000], [2000], 0, 0.6).pass, true); // 1000 <= 0.6 * 2000
+    assert.equal(compare([2000], [1000], 0, 0.6).pass, false); // 1000 > 0.6 * 1000
+  });
+  test("atol and rtol add up", () => {
+    assert.equal(compare([10.2], [10], 0.1, 0.01).pass, true); // 0.2 <= 0.1 + 0.1
+    assert.equal(compare([10.3], [10], 0.1, 0.01).pass, false);
+  });
+  test("NaN on one side only fails, in either direction", () => {
+    assert.equal(compare([NaN, 1], [0, 1], 1, 1).pass, false);
+    assert.equal(compare([0, 1], [NaN, 1], 1, 1).pass, false);
+  });
+  test("NaN on both sides passes and stays out of the max abs diff", () => {
+    assert.deepEqual(compare([NaN, 1.25], [NaN, 1], 0.5, 0), { maxAbs: 0.25, pass: true });
+  });
+  test("equal infinities pass; an infinity against a number fails", () => {
+    assert.deepEqual(compare([Infinity, -Infinity], [Infinity, -Infinity], 0, 0), { maxAbs: 0, pass: true });
+    assert.deepEqual(compare([Infinity], [1e30], 1, 1), { maxAbs: Infinity, pass: false });
+    assert.equal(compare([-Infinity], [Infinity], 1, 1).pass, false);
+    assert.equal(compare([5], [Infinity], 0, 1e-3).pass, false); // rtol * Infinity lets nothing through
+  });
+  test("a length mismatch fails even when the common part matches", () => {
+    assert.deepEqual(compare([1, 2], [1, 2, 3], 1, 1), { maxAbs: 0, pass: false });
+    assert.equal(compare([1, 2, 3], [1, 2], 1, 1).pass, false);
+  });
+  test("empty against empty passes", () => {
+    assert.deepEqual(compare([], [], 0, 0), { maxAbs: 0, pass: true });
+  });
+  test("BigInt values compare with the reference's JSON numbers", () => {
+    assert.deepEqual(compare(new BigInt64Array([2n, 5n]), [2, 3], 0, 0), { maxAbs: 2, pass: false });
+    assert.equal(compare(new BigInt64Array([2n, 3n]), [2, 3], 0, 0).pass, true);
+  });
+});
+
+describe("compareOutputs", () => {
+  const tolerance = { atol: 1e-4, rtol: 1e-3 };
+  const reference = {
+    outputs: [
+      { name: "label", dims: [1], data: [2] },
+      { name: "probabilities", dims: [1, 3], data: [0.1, 0.2, 0.7] },
+    ],
+  };
+  test("every output within tolerance: a pass, rows in the outputs' order", () => {
+    const result = compareOutputs({
+      probabilities: { dims: [1n, 3n], values: [0.1, 0.2, 0.70005] },
+      label: { dims: [1], values: [2] },
+    }, reference, tolerance);
+    assert.equal(result.pass, true);
+    assert.ok(Math.abs(result.maxAbs - 5e-5) < 1e-12);
+    assert.deepEqual(result.rows.map((row) => row.name), ["probabilities", "label"]);
+    assert.deepEqual(result.rows.map((row) => row.verdict), ["5.00e-5 ✓", "0.00e+0 ✓"]);
+  });
+  test("one failing output fails the run; maxAbs is the largest of all", () => {
+    const result = compareOutputs({
+      label: { dims: [1], values: [3] },
+      probabilities: { dims: [1, 3], values: [0.1, 0.2, 0.7] },
+    }, reference, tolerance);
+    assert.equal(result.pass, false);
+    assert.equal(result.maxAbs, 1);
+    assert.equal(result.rows[0].verdict, "1.00e+0 ✗");
+  });
+  test("an output the reference lacks, or with other dims, fails with a reason", () => {
+    const result = compareOutputs({
+      extra: { dims: [1], values: [0] },
+      probabilities: { dims: [3], values: [0.1, 0.2, 0.7] },
+    }, reference, tolerance);
+    assert.equal(result.pass, false);
+    assert.deepEqual(result.rows.map((row) => row.verdict),
+                     ["missing from reference.json", "dims differ: reference [1,3]"]);
+  });
+  test("without a reference nothing is compared and every row says so", () => {
+    const result = compareOutputs({ label: { dims: [1], values: [99] } }, null, tolerance, "none here");
+    assert.deepEqual(result, { rows: [{ name: "label", verdict: "none here" }], pass: true, maxAbs: 0 });
+  });
+  test("the check line", () => {
+    const line = checkText({ maxAbs: 2.1e-9, pass: true, note: "", onnxruntime: "1.32.0", atol: "0.0001", rtol: "0.001" });
+    assert.equal(line, "max abs diff 2.10e-9 against the build's onnxruntime 1.32.0 outputs: match (atol 0.0001, rtol 0.001)");
+    const failed = checkText({ maxAbs: 255, pass: false, note: "Other pixels. ", onnxruntime: "1.32.0", atol: "4", rtol: "0" });
+    assert.equal(failed, "Other pixels. max abs diff 2.55e+2 against the build's onnxruntime 1.32.0 outputs: MISMATCH (atol 4, rtol 0)");
+  });
+});
+
+describe("timeRuns", () => {
+  /** A fake model and clock: every run takes `ms` milliseconds and returns its number. */
+  function fake(ms) {
+    let clock = 0;
+    let calls = 0;
+    return {
+      now: () => clock,
+      runOnce: async () => { clock += ms; return ++calls; },
+      calls: () => calls,
+    };
+  }
+  const timing = { ...TIMING };
+
+  test("a fast model is timed in groups lasting the group time", async () => {
+    const model = fake(0.25); // exact in binary: 8 runs make 2 ms
+    const result = await timeRuns(model.runOnce, model.now, timing);
+    assert.equal(result.group, 8);
+    assert.equal(result.times.length, TIMING.runs);
+    assert.ok(result.times.every((t) => t === 0.25));
+    assert.equal(model.calls(), 8 + TIMING.runs * 8);
+    assert.equal(result.outputs, model.calls()); // the last run's outputs
+  });
+  test("a model slower than the group time is timed run by run", async () => {
+    const model = fake(5);
+    const result = await timeRuns(model.runOnce, model.now, timing);
+    assert.equal(result.group, 1);
+    assert.equal(result.times.length, TIMING.runs);
+  });
+  test("a slow model stops at the budget, after the minimum number of runs", async () => {
+    const model = fake(700); // 3 runs end at 2100 ms, 5 at 3500 ms
+    const result = await timeRuns(model.runOnce, model.now, timing);
+    assert.deepEqual([result.group, result.times.length], [1, 5]);
+    const slower = fake(5000);
+    assert.equal((await timeRuns(slower.runOnce, slower.now, timing)).times.length, TIMING.minRuns);
+  });
+  test("a clock that never moves: groups of maxGroup runs, and no endless loop", async () => {
+    const model = fake(0);
+    const result = await timeRuns(model.runOnce, model.now, { ...timing, runs: 4 });
+    assert.equal(result.group, TIMING.maxGroup);
+    assert.deepEqual(result.times, [0, 0, 0, 0]);
+  });
+  test("a clock that jumps before the first run still gives groups of one run", async () => {
+    let clock = 0;
+    const now = () => (clock += 10); // every reading is 10 ms later
+    const result = await timeRuns(async () => "out", now, timing);
+    assert.equal(result.group, 1);
+    assert.equal(result.outputs, "out");
+    assert.ok(result.times.length >= TIMING.minRuns && result.times.every((t) => t === 10));
+  });
+  test("the timings line counts every timed run", () => {
+    assert.equal(timingsText({ createMs: 471.2, firstMs: 9.4, times: [0.05, 0.04, 0.03], group: 8 }),
+                 "session 471 ms · first run 9.40 ms · median 0.04 ms (24 runs)");
+  });
+});
+
+describe("progressSummary", () => {
+  test("sums the downloads and lists each", () => {
+    const summary = progressSummary({ runtime: [1_000_000, 14_200_000], model: [500, 1000] });
+    assert.deepEqual(summary, {
+      value: 1_000_500, max: 14_201_000, text: "runtime 1.0 MB of 14.2 MB · model 0.5 kB of 1.0 kB",
+    });
+  });
+  test("an unknown total says only what arrived, and max is never 0", () => {
+    assert.deepEqual(progressSummary({ model: [0, 0] }), { value: 0, max: 1, text: "model 0.0 kB" });
+    assert.deepEqual(progressSummary({}), { value: 0, max: 1, text: "" });
+  });
+});
+
+describe("runtimeFile", () => {
+  const files = { webgpu: "a.asyncify.wasm", wasm: "a.wasm" };
+  test("the build's name for each backend", () => {
+    assert.equal(runtimeFile(files, "webgpu"), "a.asyncify.wasm");
+    assert.equal(runtimeFile(files, "wasm"), "a.wasm");
+  });
+  test("a page without the names fails with a readable error", () => {
+    assert.throws(() => runtimeFile({}, "wasm"), /no runtime file for the wasm backend/);
+    assert.throws(() => runtimeFile(undefined, "webgpu"), /data-runtime-files/);
+    assert.throws(() => runtimeFile({ wasm: 3 }, "wasm"), /rebuild the site/);
+  });
+});
+
+describe("fetchBytes", () => {
+  function respond(chunks, init = {}) {
+    const body = new ReadableStream({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(new Uint8Array(chunk));
+        controller.close();
+      },
+    });
+    return async () => new Response(body, init);
+  }
+
+  test("joins the chunks and reports progress up to the received total", async () => {
+    const progress = [];
+    const bytes = await fetchBytes("m.onnx", "the model", (r, t) => progress.push([r, t]),
+                                   respond([[1, 2], [3]]));
+    assert.deepEqual(Array.from(bytes), [1, 2, 3]);
+    assert.deepEqual(progress, [[2, 2], [3, 3], [3, 3]]);
+  });
+  test("Content-Length is a hint: a larger one is the total until the end", async () => {
+    const progress = [];
+    await fetchBytes("m.onnx", "the model", (r, t) => progress.push([r, t]),
+                     respond([[1, 2], [3]], { headers: { "Content-Length": "10" } }));
+    assert.deepEqual(progress, [[2, 10], [3, 10], [3, 3]]);
+  });
+  test("HTTP errors name the status, the thing and the URL", async () => {
+    const notFound = async () => new Response("no", { status: 404, statusText: "Not Found" });
+    await assert.rejects(fetchBytes("/repo/x.wasm", "the runtime x.wasm", () => {}, notFound),
+                         { message: "Could not download the runtime x.wasm: HTTP 404 Not Found for /repo/x.wasm" });
+  });
+  test("a network failure says what could not be downloaded", async () => {
+    const offline = async () => { throw new TypeError("Failed to fetch"); };
+    await assert.rejects(fetchBytes("/m.onnx", "the model", () => {}, offline),
+                         { message: "Could not download the model (/m.onnx): Failed to fetch" });
+  });
+});
+
+describe("small helpers", () => {
+  test("joinChunks", () => {
+    assert.deepEqual(Array.from(joinChunks([new Uint8Array([1]), new Uint8Array([]), new Uint8Array([2, 3])])), [1, 2, 3]);
+    assert.equal(joinChunks([]).length, 0);
+  });
+  test("errorMessage: an Error's message, anything else as text", () => {
+    assert.equal(errorMessage(new Error("IR version 14")), "IR version 14");
+    assert.equal(errorMessage(12345), "12345");
+    assert.equal(errorMessage(undefined), "undefined");
+  });
+});

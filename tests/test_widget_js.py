@@ -1,0 +1,66 @@
+"""The live-example widget's JavaScript: its node unit tests (tests/js/*.test.mjs) run here, so
+``pytest`` and ``make test`` cover them, and the runtime file names reach it from Python."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from onnx_glossary.assets import PACKAGE_ASSETS
+from onnx_glossary.live_example import render_live_example
+from onnx_glossary.model_facts import analyse_model
+from onnx_glossary.reference import compute_reference, load_example_spec
+from onnx_glossary.runtime import runtime_files
+
+REPO = Path(__file__).resolve().parent.parent
+JS_TESTS = sorted((REPO / "tests" / "js").glob("*.test.mjs"))
+NODE = shutil.which("node")
+
+
+def test_there_are_node_tests() -> None:
+    assert len(JS_TESTS) >= 2, JS_TESTS
+
+
+@pytest.mark.parametrize("path", JS_TESTS, ids=[p.name for p in JS_TESTS])
+def test_node_unit_tests_pass(path: Path) -> None:
+    # Node 20 is part of the set-up (npm); a missing node must fail, not skip, the suite.
+    assert NODE, "node is needed for the widget's unit tests (the README's set-up installs it)"
+    result = subprocess.run([NODE, "--test", str(path)], cwd=REPO, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "# fail 0" in result.stdout and "# pass 0" not in result.stdout, result.stdout
+
+
+def test_the_widget_scripts_name_no_runtime_file() -> None:
+    scripts = [p for p in PACKAGE_ASSETS.iterdir() if p.suffix in {".js", ".mjs"}]
+    assert any(p.name == "live-example-widget.mjs" for p in scripts)
+    for script in scripts:
+        text = script.read_text(encoding="utf-8")
+        assert [name for name in runtime_files() if name in text] == [], script.name
+
+
+class _Attributes(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.widget: dict[str, str | None] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if any(name == "data-live-example" for name, _ in attrs):
+            self.widget = dict(attrs)
+
+
+def test_the_runtime_files_reach_the_widget_as_json() -> None:
+    model_dir = REPO / "models" / "linear"
+    facts = analyse_model(model_dir / "model.onnx", name="linear")
+    reference = json.loads(compute_reference(model_dir / "model.onnx", facts,
+                                             load_example_spec(model_dir), model_dir).to_json())
+    parser = _Attributes()
+    parser.feed(str(render_live_example(facts, reference, "./")))
+    files = json.loads(parser.widget["data-runtime-files"] or "")
+    assert files == {"webgpu": "ort-wasm-simd-threaded.asyncify.wasm",
+                     "wasm": "ort-wasm-simd-threaded.wasm"}
+    assert set(files.values()) <= set(runtime_files())
