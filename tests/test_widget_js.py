@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 from onnx_glossary.assets import PACKAGE_ASSETS
+from onnx_glossary.example_spec import load_example_spec
 from onnx_glossary.live_example import render_live_example
-from onnx_glossary.model_facts import analyse_model
-from onnx_glossary.reference import compute_reference, load_example_spec
+from onnx_glossary.model_analysis import analyse_model
+from onnx_glossary.reference import compute_reference
 from onnx_glossary.runtime import runtime_files
 
 REPO = Path(__file__).resolve().parent.parent
