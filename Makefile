@@ -10,7 +10,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve build test lint models bench setup setup-export chromium clean
+.PHONY: serve build test lint models bench setup setup-export setup-hosts chromium clean
 
 serve: setup
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
@@ -18,7 +18,7 @@ serve: setup
 build: setup
 	$(BIN)/mkdocs build --strict
 
-test: setup setup-export chromium
+test: setup setup-export setup-hosts chromium
 	$(BIN)/pytest
 
 lint: setup
@@ -48,6 +48,16 @@ setup-export: $(VENV)/.installed-export
 # torch is pinned ==2.13.0 in pyproject.toml: a looser pin pulls a multi-GB CUDA build.
 $(VENV)/.installed-export: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[test,export]'
+	touch $@
+
+# ProperDocs and Zensical, each in its own virtual environment so that their pins never meet.
+HOSTS := .venv-hosts
+setup-hosts: $(HOSTS)/properdocs/.installed $(HOSTS)/zensical/.installed
+
+$(HOSTS)/%/.installed: pyproject.toml
+	test -x $(HOSTS)/$*/bin/python || $(PYTHON) -m venv $(HOSTS)/$*
+	$(HOSTS)/$*/bin/python -m pip install --quiet --upgrade pip
+	$(HOSTS)/$*/bin/python -m pip install --quiet -e '.[$*]'
 	touch $@
 
 node_modules/.installed: package.json package-lock.json

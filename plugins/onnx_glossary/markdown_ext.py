@@ -13,10 +13,12 @@ fills in :class:`SiteContext` before each page is converted.
 
 from __future__ import annotations
 
+import logging
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import markdown
@@ -46,7 +48,7 @@ class SiteContext:
 
     def problem(self, line: int | None, message: str) -> None:
         if self.report is not None:
-            self.report(Problem(self.current_path or self.current_uri,
+            self.report(Problem(self.current_path or self.current_uri or "<markdown>",
                                 line + self.line_offset if line else None, message))
 
 
@@ -115,20 +117,88 @@ class _KeepSource(markdown.preprocessors.Preprocessor):
         return lines
 
 
+class _HostPage(markdown.preprocessors.Preprocessor):
+    """Learns which page is converted from a host that says so (Zensical's rendering context);
+    without it, generated links are root-relative under the site's sub-path."""
+
+    def __init__(self, md: markdown.Markdown, extension: GlossaryExtension) -> None:
+        super().__init__(md)
+        self.extension = extension
+        self.context = extension.context
+
+    def run(self, lines: list[str]) -> list[str]:
+        # Loaded on the first page, not when the extension is made: hosts (MkDocs among them)
+        # make extensions just to validate their configuration.
+        self.extension.load()
+        host = None
+        if "rendering_context" in self.md.preprocessors:  # duck-typed: no Zensical import
+            page = getattr(self.md.preprocessors["rendering_context"], "page", None)
+            host = getattr(page, "path", None)
+        self.context.current_uri = str(host).replace("\\", "/") if host else ""
+        self.context.current_path = self.context.current_uri
+        return lines
+
+
 class GlossaryExtension(markdown.Extension):
-    """Register with ``markdown.Markdown(extensions=[GlossaryExtension(context)])``."""
+    """Term tooltips and model embeds for any host that runs Python-Markdown extensions.
+
+    The MkDocs plugin passes its own :class:`SiteContext` (and fills it before each page). Any
+    other host lists the extension with options, and it loads the glossary and models itself::
+
+        markdown_extensions:
+          - onnx_glossary:
+              glossary_dir: glossary
+              models_dir: models
+              site_url: https://example.github.io/onnx-glossary/
+    """
 
     def __init__(self, context: SiteContext | None = None, **kwargs: object) -> None:
-        self.context = context or SiteContext()
+        self.config = {
+            "glossary_dir": ["glossary", "Folder of term files, one <slug>.md per term."],
+            "models_dir": ["", "Folder of example models, <name>/model.onnx; empty: none."],
+            "site_url": ["", "Published address; its path prefixes links when the page is unknown."],
+            "use_directory_urls": [True, "Pages live at a/b/ (true) or a/b.html (false)."],
+            "node_modules": ["node_modules", "Where npm put onnxruntime-web (its operator table)."],
+            "cache_dir": [".cache/onnx-glossary", "Model analyses keyed by content hash."],
+            "live_examples": [True, "Render [[live-example: x]] as the Run widget."],
+        }
+        self.hosted = context is not None  # the plugin fills the context; nothing to load
+        self.context = context or SiteContext(report=_log_problem)
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md: markdown.Markdown) -> None:
+        if not self.hosted:
+            md.preprocessors.register(_HostPage(md, self), "onnx_glossary_page", 1001)
         # After inline patterns (20) made the links, before MkDocs rewrites .md hrefs (0).
         md.treeprocessors.register(_TermTooltips(md, self.context), "onnx_glossary_tooltips", 4)
         md.parser.blockprocessors.register(_Embeds(md, self.context), "onnx_glossary_embeds", 95)
         md.preprocessors.register(_KeepSource(md, self.context), "onnx_glossary_source", 1000)
         # After raw HTML (30) is back in place: template-made links count too.
         md.postprocessors.register(_TipPool(md, self.context), "onnx_glossary_tip_pool", 5)
+
+
+    def load(self) -> None:
+        """Fill the context from the extension's own options (cached across pages)."""
+        from .standalone import Options, load
+
+        models = str(self.getConfig("models_dir") or "")
+        options = Options(
+            glossary_dir=Path(self.getConfig("glossary_dir")).resolve(),
+            models_dir=Path(models).resolve() if models else None,
+            site_url=str(self.getConfig("site_url") or "") or None,
+            use_directory_urls=bool(self.getConfig("use_directory_urls")),
+            node_modules=Path(self.getConfig("node_modules")).resolve(),
+            cache_dir=Path(self.getConfig("cache_dir")).resolve(),
+            live_examples=bool(self.getConfig("live_examples")),
+        )
+        loaded = load(options)
+        self.context.index = loaded.index
+        self.context.embed = lambda kind, name, uri: loaded.pages.embed(
+            loaded.catalog, kind, name, uri or None)
+
+
+def _log_problem(problem: Problem) -> None:
+    logging.getLogger("onnx_glossary").warning("%s", problem)
 
 
 def makeExtension(**kwargs: Any) -> GlossaryExtension:

@@ -157,7 +157,7 @@ class Pages:
             if entry.picture is not None:
                 yield folder + entry.picture.name, entry.picture
 
-    def embed(self, catalog: Catalog, kind: str, name: str, from_uri: str) -> str | None:
+    def embed(self, catalog: Catalog, kind: str, name: str, from_uri: str | None) -> str | None:
         """HTML for ``[[model-card: NAME]]`` or ``[[live-example: NAME]]`` on ``from_uri``."""
         entry = catalog.models.get(name)
         if entry is None:
@@ -171,7 +171,7 @@ class Pages:
         return render(self.env, "model_card.html.jinja", entry=entry, facts=entry.facts,
                       page_url=page, note=None)
 
-    def _widget(self, entry: ModelEntry, from_uri: str) -> Markup:
+    def _widget(self, entry: ModelEntry, from_uri: str | None) -> Markup:
         folder = self.urls.between(from_uri, f"{MODELS_URI}/{entry.name}/")
         return render_live_example(entry.facts, entry.reference or {}, folder, self.env)
 

@@ -36,6 +36,8 @@ from .urls import SiteUrls
 log = get_plugin_logger(__name__)
 
 THEME_DIR = Path(__file__).parent / "theme"
+# How mkdocs.yml can name the Markdown extension (entry point, module path).
+EXTENSION_NAMES = ("onnx_glossary", "onnx_glossary.markdown_ext")
 
 
 class GlossaryPlugin(BasePlugin[GlossaryConfig]):
@@ -67,6 +69,12 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         self.pages = Pages(urls=SiteUrls(config.use_directory_urls, config.site_url),
                            set_name=self.config.set_name, live=self.config.live_examples,
                            env=environment(config.theme.custom_dir))
+        # A site may also list the extension (other hosts need it): the plugin's instance,
+        # which shares the plugin's loaded glossary, replaces it, so nothing loads twice.
+        for name in EXTENSION_NAMES:
+            while name in config.markdown_extensions:
+                config.markdown_extensions.remove(name)
+            config.mdx_configs.pop(name, None)
         config.markdown_extensions.append(GlossaryExtension(self.context))  # type: ignore[arg-type]
         config.theme.dirs.insert(1 if config.theme.custom_dir else 0, str(THEME_DIR))
         config.extra_css.extend(assets.stylesheets(self.config))

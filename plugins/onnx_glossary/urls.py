@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,13 @@ class SiteUrls:
             return f"{folder}/index.html"
         return f"{stem}/" if self.use_directory_urls else f"{stem}.html"
 
-    def between(self, from_uri: str, to: str) -> str:
+    @property
+    def base_path(self) -> str:
+        """The site's path on its host (``/onnx-glossary/``), from ``site_url``; ``/`` without."""
+        path = urlsplit(self.site_url or "").path or "/"
+        return path if path.endswith("/") else path + "/"
+
+    def between(self, from_uri: str | None, to: str) -> str:
         """A relative URL from the page ``from_uri`` to a page, folder or file ``to``.
 
         A fragment (``#operators``) is kept. A folder stays a folder (it ends in ``/``), also
@@ -40,6 +47,8 @@ class SiteUrls:
         """
         path, _, fragment = to.partition("#")
         target = self.page(path)
+        if from_uri is None:  # the host did not say which page: root-relative, under the sub-path
+            return self.base_path + target + (f"#{fragment}" if fragment else "")
         source = self.page(from_uri)
         # The browser resolves against the page's folder: "a/b/" for directory URLs,
         # "a/" for "a/b.html".
