@@ -10,7 +10,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve build test lint models bench setup setup-export setup-hosts chromium clean
+.PHONY: serve build test lint models bench setup setup-export setup-hosts setup-tf chromium clean
 
 serve: setup
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
@@ -25,8 +25,9 @@ lint: setup
 	$(BIN)/ruff check plugins tests scripts models
 	$(BIN)/mypy
 
-# Re-export every example model with its parity check (needs the export extra: torch, sklearn).
-models: setup-export
+# Re-export every example model with its parity check (needs the export extra: torch, sklearn;
+# models/digits-keras runs in the TensorFlow environment $(TF_VENV)).
+models: setup-export setup-tf
 	$(BIN)/python scripts/export_models.py
 
 bench: setup chromium
@@ -58,6 +59,18 @@ $(HOSTS)/%/.installed: pyproject.toml
 	test -x $(HOSTS)/$*/bin/python || $(PYTHON) -m venv $(HOSTS)/$*
 	$(HOSTS)/$*/bin/python -m pip install --quiet --upgrade pip
 	$(HOSTS)/$*/bin/python -m pip install --quiet -e '.[$*]'
+	touch $@
+
+# TensorFlow (tensorflow-cpu, tf2onnx) gets its own environment: its numpy/protobuf pins need
+# not agree with torch's. Only models whose export.py says EXPORT_VENV = ".venv-tf" use it.
+TF_VENV := .venv-tf
+setup-tf: $(TF_VENV)/.installed-tf
+
+$(TF_VENV)/.installed-tf: pyproject.toml
+	test -x $(TF_VENV)/bin/python || $(PYTHON) -m venv $(TF_VENV) || { rm -rf $(TF_VENV); \
+	  echo "Could not create $(TF_VENV): on Debian/Ubuntu install python3-venv"; exit 1; }
+	$(TF_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(TF_VENV)/bin/python -m pip install --quiet -e '.[tf]'
 	touch $@
 
 node_modules/.installed: package.json package-lock.json

@@ -120,6 +120,8 @@ def test_model_file_limits_and_provenance():
     model = onnx.load(FOLDER / "model.onnx")
     onnx.checker.check_model(model, full_check=True)
     assert model.ir_version <= 10
+    domains = [o.domain for o in model.opset_import]
+    assert len(domains) == len(set(domains)), "one opset import per domain"
     assert all(o.version <= 17 for o in model.opset_import if o.domain in ("", "ai.onnx"))
     meta = {p.key: p.value for p in model.metadata_props}
     script = (FOLDER / "export.py").read_text(encoding="utf-8")

@@ -194,6 +194,13 @@ def compose(original: onnx.ModelProto) -> onnx.ModelProto:
         front, crop_graph("post.map"),
         io_map=[(network_output.name, "post.map"), ("hw", "hw")],
     )
+    # merge_models concatenates the parts' opset imports: keep one entry per domain.
+    versions: dict[str, int] = {}
+    for entry in model.opset_import:
+        versions[entry.domain] = max(entry.version, versions.get(entry.domain, 0))
+    del model.opset_import[:]
+    for domain, version in sorted(versions.items()):
+        model.opset_import.add(domain=domain, version=version)
     model.graph.name = "ppocrv4_det_rgba"
     model.producer_name, model.producer_version = "onnx.compose", onnx.__version__
     return model
