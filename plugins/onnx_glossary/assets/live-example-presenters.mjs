@@ -23,6 +23,15 @@ function element(tag, className, text) {
   return node;
 }
 
+/* An identifier in <code>, breakable after / _ . : - (sensible points, not mid-word). */
+function identifier(text) {
+  const code = element("code");
+  for (const piece of String(text).split(/(?<=[/_.:-])/)) {
+    code.append(piece, document.createElement("wbr"));
+  }
+  return code;
+}
+
 function readingOutput(run) {
   const { reading, results } = run;
   return reading && results.find((r) => r.name === reading.tensor);
@@ -41,7 +50,7 @@ function valuesTable(root, run) {
       const cell = row.insertCell();
       // The column's title, for the stacked layout of narrow screens (CSS shows it).
       cell.dataset.title = titles[i];
-      cell.appendChild(element(i === 0 ? "code" : "span", "", text));
+      cell.appendChild(i === 0 ? identifier(text) : element("span", "", text));
     });
   }
   const caption = element("p", "live-example__note", "Raw outputs (first values of each):");
@@ -143,7 +152,7 @@ function drawingSeen(root, run, area) {
   area.appendChild(figure);
 }
 
-const READINGS = [drawingSeen, classes, values];
+const READINGS = [classes, values, drawingSeen];
 const PRESENTERS = [valuesTable, rgbaPicture, heatmap];
 
 /** Show a run with every presenter; expose its outputs to tests (root.liveExampleOutputs). */
