@@ -74,7 +74,7 @@ export function formValues(root) {
 /** The drawing pad's pixels (ImageData). */
 function padPixels(root) {
   const pad = part(root, "pad");
-  return pad.getContext("2d").getImageData(0, 0, pad.width, pad.height);
+  return padContext(pad).getImageData(0, 0, pad.width, pad.height);
 }
 
 /**
@@ -117,7 +117,10 @@ function padDrawn(root) {
   return part(root, "pad").dataset.drawn === "true";
 }
 
-/* Strokes: round, about a twelfth of the pad wide (what the reduction was tuned with). */
+/*
+ * The pad's 2D context (always asked for the same way: the first call fixes its attributes).
+ * Strokes: round, about a twelfth of the pad wide (what the reduction was tuned with).
+ */
 function padContext(pad) {
   const context = pad.getContext("2d", { willReadFrequently: true });
   context.lineCap = "round";
@@ -204,7 +207,7 @@ function wirePad(root) {
 export function clearPad(root) {
   const pad = part(root, "pad");
   if (!pad) return;
-  pad.getContext("2d").clearRect(0, 0, pad.width, pad.height);
+  padContext(pad).clearRect(0, 0, pad.width, pad.height);
   delete pad.dataset.drawn;
   keyboardPens.delete(pad);
   const useOwn = part(root, "use-own");
