@@ -293,14 +293,14 @@ def widget_context(
     kind = (input_ui or {}).get("kind")
     row = (len(input_ui.get("fields") or []) if kind == "form"
            else int(input_ui.get("grid", 8)) ** 2 if kind == "drawing" else 0) if input_ui else 0
-    samples = []
+    samples: list[dict[str, Any]] = []
     for i, s in enumerate(reference.get("samples") or []):
         values = _first_row(reference, s, (input_ui or {}).get("tensor"), row)
         samples.append({"index": i, "name": str(s.get("name", "")),
                         "label": None if s.get("label") is None else str(s["label"]),
                         "values": values if values and len(values) == row else None})
     if kind == "form" and input_ui:
-        first = samples[0]["values"] if samples else None
+        first: list[float] | None = samples[0]["values"] if samples else None
         input_ui["fields"] = [
             {**f, "value": _number_text(first[i]) if first else _number_text(float(f["min"])),
              "min": _number_text(float(f["min"])), "max": _number_text(float(f["max"])),
