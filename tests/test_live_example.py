@@ -72,8 +72,8 @@ def test_snippet_uses_the_models_own_names_types_and_dims() -> None:
     assert 'from "onnxruntime-web/webgpu"' not in js  # imported dynamically, by capability
     assert 'import("onnxruntime-web/webgpu")' in js and 'import("onnxruntime-web/wasm")' in js
     assert '"input": new ort.Tensor(' in js
-    assert '"float32",\n      Float32Array.from(SAMPLE["input"]),' in js
-    assert f"      {json.dumps(sample['dims'])},\n" in js
+    assert '"float32",\n      Float32Array.from(values["input"]),' in js
+    assert f"  \"input\": {json.dumps(sample['dims'])},\n" in js
     # The sample numbers are the reference's, so the browser's outputs can be compared.
     for value in sample["data"]:
         assert json.dumps(value) in js
@@ -96,7 +96,7 @@ def test_image_snippet_decodes_the_picture_into_the_image_input() -> None:
     assert reference["image"]["input"] == "pixels"
     assert 'new URL("./sample.png", import.meta.url)' in js
     assert 'colorSpaceConversion: "none"' in js and 'premultiplyAlpha: "none"' in js
-    assert '"pixels": new ort.Tensor(\n      "uint8", await imagePixels(image), [64, 96, 4],' in js
+    assert '"pixels": new ort.Tensor(\n      "uint8", picture.data, [picture.height, picture.width, 4],' in js
     # An image of 24576 bytes is decoded, never pasted into the snippet.
     assert "const SAMPLE = " not in js and len(js) < 8000
 

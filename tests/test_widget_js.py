@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from html.parser import HTMLParser
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 from onnx_glossary.assets import PACKAGE_ASSETS
 from onnx_glossary.example_spec import load_example_spec
-from onnx_glossary.live_example import render_live_example
+from onnx_glossary.live_example import render_live_example, render_snippet_js
 from onnx_glossary.model_analysis import analyse_model
 from onnx_glossary.reference import compute_reference
 from onnx_glossary.runtime import runtime_files
@@ -65,3 +66,23 @@ def test_the_runtime_files_reach_the_widget_as_json() -> None:
     assert files == {"webgpu": "ort-wasm-simd-threaded.asyncify.wasm",
                      "wasm": "ort-wasm-simd-threaded.wasm"}
     assert set(files.values()) <= set(runtime_files())
+
+
+def test_the_snippets_pure_helpers_pass_their_node_tests(tmp_path: Path) -> None:
+    """drawingToInput and pictureSize, tested in the example.mjs files the build writes."""
+    assert NODE, "node is needed for the widget's unit tests"
+    paths = {}
+    for key, name in (("DRAWING_SNIPPET", "digits"), ("PICTURE_SNIPPET", "text-detection")):
+        model_dir = REPO / "models" / name
+        facts = analyse_model(model_dir / "model.onnx", name=name)
+        reference = json.loads(compute_reference(model_dir / "model.onnx", facts,
+                                                 load_example_spec(model_dir), model_dir).to_json())
+        path = tmp_path / name / "example.mjs"
+        path.parent.mkdir()
+        path.write_text(render_snippet_js(facts, reference), encoding="utf-8")
+        paths[key] = str(path)
+    result = subprocess.run([NODE, "--test", str(REPO / "tests" / "js" / "example-snippet.check.mjs")],
+                            cwd=REPO, capture_output=True, text=True, timeout=120,
+                            env={**os.environ, **paths})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "# fail 0" in result.stdout and "# pass 0" not in result.stdout, result.stdout

@@ -176,6 +176,37 @@ def _inputs(facts: _Facts, reference: Mapping[str, Any]) -> list[dict[str, Any]]
     return result
 
 
+def _drawing(reference: Mapping[str, Any]) -> dict[str, Code] | None:
+    """A drawing pad's reduction (example_spec.InputSpec: grid x grid cells of 0..max)."""
+    spec = reference.get("input") or {}
+    if spec.get("kind") != "drawing":
+        return None
+    grid = int(spec.get("grid", 8))
+    maximum = float(spec.get("max", 16))
+    dims = next((entry["dims"] for entry in reference.get("inputs", [])
+                 if entry["name"] == spec.get("tensor")), [1, grid * grid])
+    return {
+        "tensor": js(str(spec.get("tensor"))),
+        "grid": js(grid),
+        "max": js(int(maximum) if maximum.is_integer() else maximum),
+        "side": js(grid * 4),
+        "dims": js([int(d) for d in dims]),
+    }
+
+
+def _picture_free(facts: _Facts, reference: Mapping[str, Any]) -> dict[str, Code] | None:
+    """For a picture input whose height and width are symbolic: the long side it is scaled to."""
+    image = reference.get("image")
+    if not image:
+        return None
+    tensor = next((t for t in facts.inputs if t.name == image.get("input")), None)
+    shape = tensor.shape if tensor is not None else None
+    if not shape or len(shape) < 2 or isinstance(shape[0], int) or isinstance(shape[1], int):
+        return None
+    spec = reference.get("input") or {}
+    return {"max_side": js(int(spec.get("max_side", 320)))}
+
+
 def _snippet_context(facts: _Facts, reference: Mapping[str, Any]) -> dict[str, Any]:
     image = reference.get("image")
     inputs = _inputs(facts, reference)
@@ -196,6 +227,8 @@ def _snippet_context(facts: _Facts, reference: Mapping[str, Any]) -> dict[str, A
             "height": js(int(image["height"])),
         },
         "needs_reference": any(entry["source"] == "reference" for entry in inputs),
+        "drawing": _drawing(reference),
+        "picture_free": _picture_free(facts, reference),
     }
 
 
@@ -225,6 +258,27 @@ def _highlight(code: str, language: str) -> Markup:
     )
 
 
+#: Per input kind: what the reader's own input is called on the page.
+OWN_INPUT = {"drawing": "your own drawing", "form": "your own numbers", "picture": "your own picture"}
+
+
+def _first_row(reference: Mapping[str, Any], sample: Mapping[str, Any], tensor: str | None,
+               count: int) -> list[float] | None:
+    """The first ``count`` numbers a sample feeds ``tensor`` (sample 0's are the top level)."""
+    inputs = sample.get("inputs") or reference.get("inputs") or []
+    entry = next((e for e in inputs if e.get("name") == tensor), None)
+    if entry is None or count <= 0:
+        return None
+    values = entry.get("data") or []
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values[:count]):
+        return None
+    return [float(v) for v in values[:count]]
+
+
+def _number_text(value: float) -> str:
+    return f"{value:.6g}"
+
+
 def widget_context(
     facts: _Facts, reference: Mapping[str, Any], model_base_url: str
 ) -> dict[str, Any]:
@@ -232,6 +286,27 @@ def widget_context(
     base = model_base_url if model_base_url.endswith("/") else model_base_url + "/"
     image = reference.get("image")
     tol = tolerance(reference)
+    input_ui = dict(reference.get("input") or {}) or None
+    if input_ui is None and image:
+        input_ui = {"kind": "picture", "tensor": image.get("input")}
+    # Values a sample feeds the form or the pad, so picking it shows them before Run.
+    kind = (input_ui or {}).get("kind")
+    row = (len(input_ui.get("fields") or []) if kind == "form"
+           else int(input_ui.get("grid", 8)) ** 2 if kind == "drawing" else 0) if input_ui else 0
+    samples: list[dict[str, Any]] = []
+    for i, s in enumerate(reference.get("samples") or []):
+        values = _first_row(reference, s, (input_ui or {}).get("tensor"), row)
+        samples.append({"index": i, "name": str(s.get("name", "")),
+                        "label": None if s.get("label") is None else str(s["label"]),
+                        "values": values if values and len(values) == row else None})
+    if kind == "form" and input_ui:
+        first: list[float] | None = samples[0]["values"] if samples else None
+        input_ui["fields"] = [
+            {**f, "value": _number_text(first[i]) if first else _number_text(float(f["min"])),
+             "min": _number_text(float(f["min"])), "max": _number_text(float(f["max"])),
+             "step": _number_text(float(f.get("step", 0.1)))}
+            for i, f in enumerate(input_ui.get("fields") or [])
+        ]
     return {
         "name": facts.name,
         "dom_id": "live-example-" + "".join(c if c.isalnum() else "-" for c in facts.name),
@@ -256,11 +331,9 @@ def widget_context(
         "runtime_files": {backend: bundle.wasm for backend, bundle in BUNDLES.items()},
         # Named real inputs (the first is the default), how the reader makes input, and how
         # the answer reads: see example_spec. Shown before Run, so read from the reference here.
-        "samples": [
-            {"index": i, "name": str(s.get("name", "")), "label": s.get("label")}
-            for i, s in enumerate(reference.get("samples") or [])
-        ],
-        "input_ui": reference.get("input"),
+        "samples": samples,
+        "input_ui": input_ui,
+        "own_input": OWN_INPUT.get(kind or "", ""),
         "reading": reference.get("reading"),
         "code_js": _highlight(render_snippet_js(facts, reference), "js"),
         "code_python": _highlight(render_snippet_python(facts, reference), "python"),

@@ -317,3 +317,103 @@ describe("small helpers", () => {
     assert.equal(errorMessage(undefined), "undefined");
   });
 });
+
+import {
+  HEATMAP_STOPS, formatPercent, heatmapColour, heatmapGradient, heatmapPixels, ownDims,
+  readClasses, readValues, sameShapes, softmax, topK,
+} from "../../plugins/onnx_glossary/assets/live-example-core.mjs";
+
+describe("softmax", () => {
+  test("sums to 1 and keeps the order", () => {
+    const p = softmax([1, 2, 3]);
+    assert.ok(Math.abs(p.reduce((a, b) => a + b, 0) - 1) < 1e-12);
+    assert.ok(p[0] < p[1] && p[1] < p[2]);
+    assert.ok(Math.abs(p[2] - Math.exp(3) / (Math.exp(1) + Math.exp(2) + Math.exp(3))) < 1e-12);
+  });
+  test("stable for large logits; equal scores share equally", () => {
+    assert.deepEqual(softmax([1000, 1000]), [0.5, 0.5]);
+    assert.deepEqual(softmax([]), []);
+  });
+});
+
+describe("topK", () => {
+  test("highest first, ties by index, k larger than the list", () => {
+    assert.deepEqual(topK([0.1, 0.5, 0.5, 0.2], 3).map((e) => e.index), [1, 2, 3]);
+    assert.equal(topK([1, 2], 5).length, 2);
+    assert.deepEqual(topK(new Float32Array([3, 1]), 1), [{ index: 0, value: 3 }]);
+  });
+});
+
+describe("readClasses", () => {
+  test("names from the reading, first row only, softmax when the scores are logits", () => {
+    const reading = { classes: ["a", "b", "c"], softmax: true, top: 2 };
+    const { rows, answer } = readClasses([0, 0, 5, 9, 9, 9], [2, 3], reading);
+    assert.equal(answer, "c");
+    assert.deepEqual(rows.map((r) => r.name), ["c", "a"]);
+    assert.ok(Math.abs(rows[0].probability - softmax([0, 0, 5])[2]) < 1e-12);
+  });
+  test("unnamed classes read as their index", () => {
+    assert.equal(readClasses([0.2, 0.8], [1, 2], { top: 1 }).answer, "class 1");
+  });
+  test("percentages", () => {
+    assert.equal(formatPercent(0.9731), "97.3 %");
+    assert.equal(formatPercent(0.00001), "<0.1 %");
+    assert.equal(formatPercent(0), "0.0 %");
+  });
+});
+
+describe("readValues", () => {
+  test("labels and unit; a row number when there are several rows", () => {
+    assert.deepEqual(readValues([21.5], [1, 1], { labels: ["temperature"], unit: "°C" }),
+      [{ label: "temperature", text: "21.5000 °C" }]);
+    assert.deepEqual(readValues([1, 2], [2, 1], { labels: ["y"] }).map((v) => v.label),
+      ["y (row 1)", "y (row 2)"]);
+    assert.equal(readValues([1, 2], [2], {})[1].label, "value 2");
+  });
+});
+
+describe("heatmap colours", () => {
+  test("0 and 1 are the end stops; opacity grows with the value", () => {
+    assert.deepEqual(heatmapColour(0).slice(0, 3), HEATMAP_STOPS[0][1]);
+    assert.deepEqual(heatmapColour(1).slice(0, 3), HEATMAP_STOPS[HEATMAP_STOPS.length - 1][1]);
+    assert.ok(heatmapColour(0)[3] < heatmapColour(0.5)[3] && heatmapColour(0.5)[3] < heatmapColour(1)[3]);
+  });
+  test("out of range and NaN are clamped", () => {
+    assert.deepEqual(heatmapColour(-3), heatmapColour(0));
+    assert.deepEqual(heatmapColour(7), heatmapColour(1));
+    assert.deepEqual(heatmapColour(NaN), heatmapColour(0));
+  });
+  test("in between: interpolated between the neighbouring stops", () => {
+    const [p0, c0] = HEATMAP_STOPS[1];
+    const [p1, c1] = HEATMAP_STOPS[2];
+    const middle = heatmapColour((p0 + p1) / 2);
+    for (let k = 0; k < 3; k++) assert.ok(Math.abs(middle[k] - (c0[k] + c1[k]) / 2) <= 1);
+  });
+  test("the legend's gradient names every stop", () => {
+    assert.equal(heatmapGradient().match(/rgb\(/g).length, HEATMAP_STOPS.length);
+  });
+  test("blended over the picture in grey, opaque", () => {
+    const picture = new Uint8Array([255, 255, 255, 255, 0, 0, 0, 255]);
+    const out = heatmapPixels([0, 1], 1, 2, picture);
+    assert.equal(out.length, 8);
+    assert.equal(out[3], 255);
+    // Value 1 is mostly the top colour (yellow): red and green high, blue low.
+    assert.ok(out[4] > 200 && out[5] > 180 && out[6] < 100);
+    // Value 0 lets the white picture show through.
+    assert.ok(out[0] > 150 && out[1] > 150);
+  });
+});
+
+describe("own input's dims", () => {
+  test("the batch axis takes as many rows as the values fill", () => {
+    assert.deepEqual(ownDims([2, 3], 3), [1, 3]);
+    assert.deepEqual(ownDims([1, 64], 64), [1, 64]);
+    assert.deepEqual(ownDims([1, 8, 8, 1], 128), [2, 8, 8, 1]);
+    assert.deepEqual(ownDims([], 4), [4]);
+  });
+  test("sameShapes", () => {
+    assert.equal(sameShapes({ a: [1, 2] }, { a: [1, 2] }), true);
+    assert.equal(sameShapes({ a: [1, 2] }, { a: [2, 2] }), false);
+    assert.equal(sameShapes({ a: [1, 2] }, { a: [1, 2], b: [1] }), false);
+  });
+});

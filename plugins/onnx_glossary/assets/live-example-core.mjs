@@ -241,3 +241,133 @@ export function joinChunks(chunks) {
 export function errorMessage(error) {
   return error && error.message ? error.message : String(error);
 }
+
+/* -- reading the outputs ------------------------------------------------------------------ */
+
+/** Softmax of scores (logits) into probabilities; stable for large scores. */
+export function softmax(scores) {
+  const values = Array.from(scores, Number);
+  if (values.length === 0) return [];
+  const top = Math.max(...values);
+  const exps = values.map((v) => Math.exp(v - top));
+  const sum = exps.reduce((a, b) => a + b, 0);
+  return exps.map((e) => e / sum);
+}
+
+/** The k highest scores as [{index, value}], highest first; ties keep the lower index first. */
+export function topK(values, k) {
+  return Array.from(values, (value, index) => ({ index, value: Number(value) }))
+    .sort((a, b) => b.value - a.value || a.index - b.index)
+    .slice(0, Math.max(0, k));
+}
+
+/**
+ * The classes an output names, most likely first: the first row of `values` (a [batch,
+ * classes] output), softmax applied when the reading says the scores are logits.
+ * Returns {rows: [{name, index, probability}], answer} (answer: the top class's name).
+ */
+export function readClasses(values, dims, reading) {
+  const width = dims.length ? Number(dims[dims.length - 1]) : values.length;
+  const row = Array.from(values).slice(0, width || values.length).map(Number);
+  const probabilities = reading.softmax ? softmax(row) : row;
+  const names = reading.classes || [];
+  const rows = topK(probabilities, reading.top || 3).map(({ index, value }) => ({
+    index,
+    name: index < names.length ? String(names[index]) : "class " + index,
+    probability: value,
+  }));
+  return { rows, answer: rows.length ? rows[0].name : "" };
+}
+
+/** A probability as the bar chart says it: 93.1 %, <0.1 % for the tiny ones. */
+export function formatPercent(p) {
+  if (!Number.isFinite(p)) return String(p);
+  if (p > 0 && p < 0.001) return "<0.1 %";
+  return (p * 100).toFixed(1) + " %";
+}
+
+/**
+ * A `values` reading: one line per value, its label (a row number added when the output has
+ * several rows) and unit. Returns [{label, text}].
+ */
+export function readValues(values, dims, reading) {
+  const labels = reading.labels || [];
+  const width = dims.length > 1 ? Number(dims[dims.length - 1]) : values.length;
+  const rows = width ? Math.ceil(values.length / width) : 0;
+  const unit = reading.unit ? " " + reading.unit : "";
+  return Array.from(values, (value, i) => {
+    const column = width ? i % width : i;
+    let label = column < labels.length ? String(labels[column]) : "value " + (column + 1);
+    if (rows > 1) label += " (row " + (Math.floor(i / width) + 1) + ")";
+    return { label, text: formatValue(value) + unit };
+  });
+}
+
+/** Colour stops of the heatmap (0 -> 1): dark blue, magenta, orange, yellow. */
+export const HEATMAP_STOPS = Object.freeze([
+  [0, [40, 30, 120]],
+  [0.35, [170, 40, 140]],
+  [0.7, [250, 130, 40]],
+  [1, [255, 240, 60]],
+]);
+
+/**
+ * The RGBA colour of a map value 0..1 drawn over a picture: the stop colours interpolated,
+ * more opaque as the value grows (values outside 0..1 are clamped; NaN reads as 0).
+ */
+export function heatmapColour(value) {
+  const v = Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
+  let i = 1;
+  while (i < HEATMAP_STOPS.length - 1 && v > HEATMAP_STOPS[i][0]) i++;
+  const [p0, c0] = HEATMAP_STOPS[i - 1];
+  const [p1, c1] = HEATMAP_STOPS[i];
+  const t = p1 > p0 ? (v - p0) / (p1 - p0) : 0;
+  const rgb = c0.map((c, k) => Math.round(c + (c1[k] - c) * t));
+  return [...rgb, Math.round(255 * (0.25 + 0.65 * v))];
+}
+
+/** The CSS gradient of the legend, from the same stops. */
+export function heatmapGradient() {
+  return "linear-gradient(to right, " + HEATMAP_STOPS.map(([p, [r, g, b]]) =>
+    "rgb(" + r + " " + g + " " + b + ") " + Math.round(p * 100) + "%").join(", ") + ")";
+}
+
+/**
+ * A map [.., height, width] blended over an RGBA picture of the same size (or over grey when
+ * there is none). Returns RGBA bytes (a Uint8ClampedArray) of height x width.
+ */
+export function heatmapPixels(map, height, width, picture = null) {
+  const out = new Uint8ClampedArray(height * width * 4);
+  for (let i = 0; i < height * width; i++) {
+    const [r, g, b, a] = heatmapColour(Number(map[i]));
+    const alpha = a / 255;
+    // The picture in grey, so the colours read as the map's, not the picture's.
+    const grey = picture
+      ? 0.299 * picture[4 * i] + 0.587 * picture[4 * i + 1] + 0.114 * picture[4 * i + 2]
+      : 128;
+    out[4 * i] = r * alpha + grey * (1 - alpha);
+    out[4 * i + 1] = g * alpha + grey * (1 - alpha);
+    out[4 * i + 2] = b * alpha + grey * (1 - alpha);
+    out[4 * i + 3] = 255;
+  }
+  return out;
+}
+
+/**
+ * The dims of a reader's own values for an input whose sample had `sampleDims`: the same
+ * shape with the first (batch) axis holding as many rows as the values fill.
+ */
+export function ownDims(sampleDims, count) {
+  const dims = Array.from(sampleDims, Number);
+  if (dims.length === 0) return [count];
+  const row = dims.slice(1).reduce((a, b) => a * b, 1);
+  dims[0] = row ? Math.max(1, Math.round(count / row)) : count;
+  return dims;
+}
+
+/** Whether two {name: dims} maps hold the same shapes. */
+export function sameShapes(a, b) {
+  const names = Object.keys(a);
+  return names.length === Object.keys(b).length &&
+    names.every((name) => b[name] && sameDims(a[name], b[name]));
+}

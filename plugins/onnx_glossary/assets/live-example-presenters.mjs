@@ -1,56 +1,178 @@
 /*
  * Live examples: how a Run's outputs are shown ("presenters").
  *
- * Every presenter gets the widget root and the results, one per output:
- * {name, type, dims, values, verdict} (values as plain numbers or strings, verdict the
- * "Max abs diff" cell). The values table shows everything; other presenters add a readable
- * view of the outputs they understand (today: an RGBA picture onto the output canvas; later
- * class names with top-k bars, heatmaps, values with units) and ignore the rest.
+ * Every presenter gets the widget root and the shown run: {results, reading, input, label,
+ * fed}. `results` has one entry per output, {name, type, dims, values, verdict} (values as
+ * plain numbers or strings, verdict the "Max abs diff" cell); `reading` is reference.json's
+ * (example.yml's `output`: classes, heatmap, picture or values) or null; `label` is the
+ * picked sample's true answer, if known; `fed` maps input names to {dims, values} as fed.
+ * The values table shows everything; the others add a readable view above it. Everything
+ * from a model or example.yml is set as text, never as markup.
  */
-import { formatDims, formatValues } from "./live-example-core.mjs";
+import {
+  formatDims, formatPercent, formatValues, heatmapGradient, heatmapPixels, readClasses,
+  readValues,
+} from "./live-example-core.mjs";
 import { part } from "./live-example-dom.mjs";
+import { drawCells } from "./live-example-inputs.mjs";
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/* An identifier in <code>, breakable after / _ . : - (sensible points, not mid-word). */
+function identifier(text) {
+  const code = element("code");
+  for (const piece of String(text).split(/(?<=[/_.:-])/)) {
+    code.append(piece, document.createElement("wbr"));
+  }
+  return code;
+}
+
+function readingOutput(run) {
+  const { reading, results } = run;
+  return reading && results.find((r) => r.name === reading.tensor);
+}
 
 /** Every output as a row: name, type, dims, the first values, the reference verdict. */
-function valuesTable(root, results) {
-  const table = document.createElement("table");
+function valuesTable(root, run) {
+  const table = element("table", "live-example__table");
+  const titles = ["Output", "Type", "Dims", "Values", "Max abs diff"];
   const head = table.createTHead().insertRow();
-  for (const title of ["Output", "Type", "Dims", "Values", "Max abs diff"]) {
-    const cell = document.createElement("th");
-    cell.textContent = title;
-    head.appendChild(cell);
-  }
+  for (const title of titles) head.appendChild(element("th", "", title));
   const body = table.createTBody();
-  for (const { name, type, dims, values, verdict } of results) {
+  for (const { name, type, dims, values, verdict } of run.results) {
     const row = body.insertRow();
-    for (const text of [name, type, formatDims(dims), formatValues(values), verdict]) {
-      row.insertCell().textContent = text;
-    }
+    [name, type, formatDims(dims), formatValues(values), verdict].forEach((text, i) => {
+      const cell = row.insertCell();
+      // The column's title, for the stacked layout of narrow screens (CSS shows it).
+      cell.dataset.title = titles[i];
+      cell.appendChild(i === 0 ? identifier(text) : element("span", "", text));
+    });
   }
-  part(root, "outputs").replaceChildren(table);
+  const caption = element("p", "live-example__note", "Raw outputs (first values of each):");
+  part(root, "outputs").replaceChildren(caption, table);
+}
+
+/** The top classes with their probabilities as bars, and the true answer when known. */
+function classes(root, run, area) {
+  const output = readingOutput(run);
+  if (!output || run.reading.kind !== "classes") return;
+  const { rows, answer } = readClasses(output.values, output.dims, run.reading);
+  root.dataset.answer = answer;
+  const line = element("p", "live-example__answer");
+  line.append("Answer: ", element("strong", "", answer));
+  if (rows.length) line.append(" (" + formatPercent(rows[0].probability) + ")");
+  if (run.label !== null && run.label !== undefined) {
+    const right = String(run.label) === answer;
+    const verdict = element("span", right ? "live-example__right" : "live-example__wrong",
+      right ? "✓ right" : "✗ wrong");
+    line.append(" · true answer: ", element("strong", "", String(run.label)), " ", verdict);
+  }
+  area.appendChild(line);
+  const list = element("ol", "live-example__bars");
+  list.setAttribute("aria-label", "The " + rows.length + " most likely classes");
+  for (const { name, probability } of rows) {
+    const item = element("li");
+    const track = element("span", "live-example__track");
+    const fill = element("span", "live-example__fill");
+    fill.style.width = Math.max(0, Math.min(100, probability * 100)).toFixed(1) + "%";
+    track.appendChild(fill);
+    item.append(element("span", "live-example__class", name), track,
+      element("span", "live-example__percent", formatPercent(probability)));
+    list.appendChild(item);
+  }
+  area.appendChild(list);
+  if (run.reading.softmax) {
+    area.appendChild(element("p", "live-example__note",
+      "These scores are logits; softmax turned them into probabilities."));
+  }
+}
+
+/** Each value with its label and unit. */
+function values(root, run, area) {
+  const output = readingOutput(run);
+  if (!output || run.reading.kind !== "values") return;
+  const list = element("dl", "live-example__values");
+  for (const { label, text } of readValues(output.values, output.dims, run.reading)) {
+    list.append(element("dt", "", label), element("dd", "", text));
+  }
+  area.appendChild(list);
+}
+
+/** A one-channel map [.., height, width] drawn over the input picture, with its legend. */
+function heatmap(root, run) {
+  const canvas = part(root, "heatmap");
+  const output = readingOutput(run);
+  if (!canvas || !output || run.reading.kind !== "heatmap" || output.dims.length < 2) return;
+  const [height, width] = output.dims.slice(-2);
+  const image = run.fed[root.dataset.imageInput];
+  const picture = image && image.dims[0] === height && image.dims[1] === width
+    ? image.values : null;
+  canvas.width = width;
+  canvas.height = height;
+  const pixels = heatmapPixels(output.values, height, width, picture);
+  canvas.getContext("2d").putImageData(new ImageData(pixels, width, height), 0, 0);
+  const ramp = root.querySelector(".live-example__ramp");
+  if (ramp) ramp.style.background = heatmapGradient();
 }
 
 /** A uint8 [height, width, 4] output of a picture model, drawn on the output canvas. */
-function rgbaPicture(root, results) {
+function rgbaPicture(root, run) {
   const canvas = part(root, "output-image");
   if (!canvas || !root.dataset.imageInput) return;
-  for (const { type, dims, values } of results) {
+  for (const { type, dims, values: data } of run.results) {
     if (type !== "uint8" || dims.length !== 3 || dims[2] !== 4) continue;
     const [height, width] = dims;
     canvas.width = width;
     canvas.height = height;
-    const pixels = new ImageData(new Uint8ClampedArray(values), width, height);
+    const pixels = new ImageData(new Uint8ClampedArray(data), width, height);
     canvas.getContext("2d").putImageData(pixels, 0, 0);
   }
 }
 
-const PRESENTERS = [valuesTable, rgbaPicture];
-
-/** Show the results with every presenter. */
-export function presentOutputs(root, results) {
-  for (const present of PRESENTERS) present(root, results);
+/** What the model saw of a drawing or a digit sample: its grid of numbers as a picture. */
+function drawingSeen(root, run, area) {
+  if (root.dataset.inputKind !== "drawing") return;
+  const fed = run.fed[root.dataset.inputTensor];
+  if (!fed) return;
+  const grid = Math.round(Math.sqrt(fed.values.length / (fed.dims[0] || 1)));
+  if (!grid) return;
+  const figure = element("figure", "live-example__seen");
+  const canvas = element("canvas", "live-example__thumb");
+  canvas.width = grid;
+  canvas.height = grid;
+  canvas.setAttribute("role", "img");
+  canvas.setAttribute("aria-label", "The " + grid + "×" + grid + " numbers the model was fed");
+  drawCells(canvas, fed.values, Number(root.dataset.inputMax || 16));
+  figure.append(canvas, element("figcaption", "", "what the model saw (" + grid + "×" + grid + ")"));
+  area.appendChild(figure);
 }
 
-/** Empty every presenter's area before a Run (the canvas keeps the last picture, as before). */
+const READINGS = [classes, values, drawingSeen];
+const PRESENTERS = [valuesTable, rgbaPicture, heatmap];
+
+/** Show a run with every presenter; expose its outputs to tests (root.liveExampleOutputs). */
+export function presentOutputs(root, run) {
+  const area = part(root, "reading");
+  const box = element("div", "live-example__readable");
+  if (area) {
+    for (const present of READINGS) present(root, run, box);
+    area.replaceChildren(...(box.childNodes.length ? [box] : []));
+  }
+  for (const present of PRESENTERS) present(root, run);
+  root.liveExampleOutputs = Object.fromEntries(run.results.map(
+    ({ name, dims, values: data }) => [name, { dims: Array.from(dims), data: Array.from(data) }]));
+}
+
+/** Empty every presenter's area before a Run (the canvases keep the last picture). */
 export function clearOutputs(root) {
   part(root, "outputs").replaceChildren();
+  const area = part(root, "reading");
+  if (area) area.replaceChildren();
+  delete root.dataset.answer;
+  delete root.liveExampleOutputs;
 }

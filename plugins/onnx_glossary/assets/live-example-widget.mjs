@@ -14,13 +14,18 @@
  */
 import * as core from "./live-example-core.mjs";
 import { part, setState, setText } from "./live-example-dom.mjs";
-import { currentInput, previewInput } from "./live-example-inputs.mjs";
+import {
+  clearPad, currentInput, feedArgs, initInputs, previewInput,
+} from "./live-example-inputs.mjs";
 import { clearOutputs, presentOutputs } from "./live-example-presenters.mjs";
 
 // The runtime sits in <site>/assets/ort/, next to this module's folder (<site>/assets/onnx_glossary/).
 const ORT_BASE = new URL("../ort/", import.meta.url).href;
 
-const RESULT_KEYS = ["backend", "threads", "maxAbsDiff", "match", "medianMs"];
+const RESULT_KEYS = [
+  "backend", "threads", "maxAbsDiff", "match", "medianMs", "sample", "answer",
+  "shippedMatch", "shippedMaxAbsDiff",
+];
 
 const wasmCache = new Map(); // .wasm file name -> Promise<Uint8Array>, kept across Runs
 
@@ -29,17 +34,25 @@ async function run(root) {
   resetUi(root);
   let session = null;
   try {
+    const input = currentInput(root);
+    root.dataset.sample = input.source === "own" ? "own" : String(input.index);
     const example = await importExample(root);
     const choice = await chooseBackend(root, example);
     const downloaded = await download(root, example, choice.backend);
-    const created = await createSession(root, example, downloaded, choice);
+    const { args, pinned } = feedArgs(root, input, example, downloaded.reference);
+    const created = await createSession(root, example, downloaded, choice, pinned);
     session = created.session;
-    const input = currentInput(root);
-    const feeds = await makeFeeds(example, created.ort, input);
+    const feeds = await example.makeFeeds(created.ort, ...args);
     const pixelNote = checkSamplePixels(root, feeds, downloaded.reference, input);
     const outputs = await timeRuns(root, created, feeds);
     const check = compareOutputs(root, outputs, downloaded.reference, input);
-    presentOutputs(root, check.results);
+    presentOutputs(root, {
+      results: check.results,
+      reading: downloaded.reference.reading || null,
+      input,
+      label: input.source === "sample" ? sampleLabel(downloaded.reference, input.index) : null,
+      fed: plainTensors(feeds),
+    });
     showResult(root, created.backend, check, pixelNote, input);
   } catch (error) {
     showError(root, error);
@@ -54,6 +67,10 @@ function resetUi(root) {
   runButton(root).disabled = true;
   for (const key of RESULT_KEYS) delete root.dataset[key];
   part(root, "error").hidden = true;
+  for (const name of ["shipped-title", "shipped"]) {
+    const element = part(root, name);
+    if (element) element.hidden = true;
+  }
   clearOutputs(root);
   setText(root, "timings", "–");
   setState(root, "loading", "Loading…");
@@ -87,12 +104,12 @@ async function download(root, example, backend) {
   return { ort, wasm, model, reference };
 }
 
-async function createSession(root, example, { ort, wasm, model }, choice) {
+async function createSession(root, example, { ort, wasm, model }, choice, pinned) {
   // Hand ort the .wasm we downloaded (with progress) instead of letting it fetch it again.
   ort.env.wasm.wasmBinary = wasm;
   setState(root, "loading", "Creating the session…");
   const started = performance.now();
-  const created = await example.createSession(ort, choice.backend, model);
+  const created = await example.createSession(ort, choice.backend, model, pinned);
   const createMs = performance.now() - started;
   const threads = String(created.ort.env.wasm.numThreads);
   root.dataset.backend = created.backend;
@@ -104,9 +121,19 @@ async function createSession(root, example, { ort, wasm, model }, choice) {
   return { ...created, createMs };
 }
 
-/* `ort` is the runtime the session came from: after a WebGPU fallback, another one. */
-function makeFeeds(example, ort, input) {
-  return example.makeFeeds(ort, ...input.args);
+/* Tensors as plain {dims, values} (numbers, or strings for string tensors). */
+function plainTensors(tensors) {
+  return Object.fromEntries(Object.entries(tensors).map(([name, tensor]) => [name, {
+    type: tensor.type,
+    dims: Array.from(tensor.dims, Number),
+    values: tensor.type === "string" ? Array.from(tensor.data) : core.toNumbers(tensor.data),
+  }]));
+}
+
+/* A sample's true answer, when example.yml gives one. */
+function sampleLabel(reference, index) {
+  const sample = (reference.samples || [])[index];
+  return sample && sample.label !== undefined ? sample.label : null;
 }
 
 /*
@@ -115,7 +142,7 @@ function makeFeeds(example, ort, input) {
  */
 function checkSamplePixels(root, feeds, reference, input) {
   const name = root.dataset.imageInput;
-  if (!name || !input.hasReference) return "";
+  if (!name || !input.hasReference || input.index !== 0) return "";
   const sample = reference.inputs.find((entry) => entry.name === name);
   return sample && core.sameBytes(feeds[name].data, sample.data)
     ? ""
@@ -138,20 +165,32 @@ async function timeRuns(root, { session, createMs }, feeds) {
 
 /* Outputs as plain values, each with its verdict against the reference (none for own input). */
 function compareOutputs(root, outputs, reference, input) {
-  const plain = {};
-  for (const [name, tensor] of Object.entries(outputs)) {
-    plain[name] = {
-      type: tensor.type,
-      dims: Array.from(tensor.dims, Number),
-      values: tensor.type === "string" ? Array.from(tensor.data) : core.toNumbers(tensor.data),
-    };
-  }
+  const plain = plainTensors(outputs);
   const tolerance = { atol: Number(root.dataset.atol), rtol: Number(root.dataset.rtol) };
-  const check = input.hasReference
-    ? core.compareOutputs(plain, reference, tolerance)
-    : core.compareOutputs(plain, null, tolerance, input.noReference.verdict);
+  if (!input.hasReference) {
+    const check = core.compareOutputs(plain, null, tolerance, input.noReference.verdict);
+    const results = check.rows.map((row) => ({ ...plain[row.name], ...row }));
+    return { ...check, results, onnxruntime: reference.onnxruntime, shipped: null };
+  }
+  // Sample 0's outputs are the top level of reference.json; the others carry their own.
+  const sample = (reference.samples || [])[input.index] || {};
+  const expected = input.index > 0 ? { outputs: sample.outputs || [] } : reference;
+  const check = core.compareOutputs(plain, expected, tolerance);
   const results = check.rows.map((row) => ({ ...plain[row.name], ...row }));
-  return { ...check, results, onnxruntime: reference.onnxruntime };
+  // A model-zoo sample also ships the outputs its authors expect: check those too.
+  let shipped = null;
+  if (sample.expected && sample.expected.outputs) {
+    const names = new Set(sample.expected.outputs.map((o) => o.name));
+    const compared = Object.fromEntries(Object.entries(plain).filter(([name]) => names.has(name)));
+    shipped = {
+      ...core.compareOutputs(compared, { outputs: sample.expected.outputs }, tolerance),
+      source: sample.source || "the data set",
+      count: names.size,
+      seen: Object.keys(compared).length,
+    };
+    shipped.pass = shipped.pass && shipped.seen === shipped.count;
+  }
+  return { ...check, results, onnxruntime: reference.onnxruntime, shipped };
 }
 
 function showResult(root, backend, check, pixelNote, input) {
@@ -167,7 +206,20 @@ function showResult(root, backend, check, pixelNote, input) {
     maxAbs: check.maxAbs, pass, note: pixelNote, onnxruntime: check.onnxruntime,
     atol: root.dataset.atol, rtol: root.dataset.rtol,
   }));
-  setState(root, "done", pass ? "Done: matches the reference." : "Done: differs from the reference.");
+  const shipped = check.shipped;
+  if (shipped) {
+    root.dataset.shippedMatch = String(shipped.pass);
+    root.dataset.shippedMaxAbsDiff = String(shipped.maxAbs);
+    part(root, "shipped-title").hidden = false;
+    part(root, "shipped").hidden = false;
+    setText(root, "shipped", "max abs diff " + shipped.maxAbs.toExponential(2) +
+      " against the outputs shipped in " + shipped.source + " (output_N.pb): " +
+      (shipped.pass ? "match" : "MISMATCH"));
+  }
+  const ok = pass && (!shipped || shipped.pass);
+  setState(root, "done", ok ? "Done: matches the reference." : shipped && !shipped.pass && pass
+    ? "Done: differs from the outputs the data set ships."
+    : "Done: differs from the reference.");
 }
 
 function showError(root, error) {
@@ -245,6 +297,7 @@ export function init() {
     if (root.dataset.ready) continue;
     root.dataset.ready = "true";
     runButton(root).disabled = false;
+    initInputs(root);
     setText(root, "state", "Ready: press Run.");
   }
 }
@@ -257,12 +310,15 @@ document.addEventListener("click", (event) => {
   if (!root) return;
   const button = target.closest('button[data-action="run"]');
   if (button && !button.disabled) run(root);
+  if (target.closest('button[data-action="clear"]')) clearPad(root);
   const tab = target.closest("[data-tab]");
   if (tab) selectTab(root, tab.dataset.tab);
 });
 
-document.addEventListener("change", (event) => {
-  const target = event.target instanceof Element ? event.target : null;
-  const root = target && target.closest("[data-live-example]");
-  if (root) previewInput(root, target);
-});
+for (const type of ["change", "input"]) {
+  document.addEventListener(type, (event) => {
+    const target = event.target instanceof Element ? event.target : null;
+    const root = target && target.closest("[data-live-example]");
+    if (root) previewInput(root, target);
+  });
+}
