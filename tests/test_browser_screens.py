@@ -204,3 +204,38 @@ def test_every_page_passes_wcag_aa_in_axe(browser, server: StaticServer, pages: 
                 found[path] = violations
     context.close()
     assert found == {}, json.dumps(found, indent=1)[:6000]
+
+
+def test_term_page_card_runs_its_model_in_place(browser, server: StaticServer) -> None:
+    """A term page shows each model as a compact card whose Run button runs it right there,
+    with the readable result and the reference check; the code opens on demand."""
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(server.url + "glossary/onnx/", wait_until="load")
+    card = page.locator("article .gl-model-card").first
+    widget = card.locator("[data-live-example][data-compact]")
+    assert widget.count() == 1
+    assert page.locator("article [data-live-example]").count() == 1  # no second, full widget
+    code = widget.locator("details.gl-compact-code")
+    assert code.get_attribute("open") is None
+    assert not code.locator("[role=tablist]").is_visible()
+    assert not widget.locator("[data-le=timings]").is_visible()
+    widget.locator('button[data-action="run"]:enabled').click()
+    page.wait_for_function("document.querySelector('.gl-model-card [data-live-example]').dataset.state === 'done'",
+                           timeout=120000)
+    assert widget.get_attribute("data-match") == "true"
+    assert widget.get_attribute("data-backend") in ("wasm", "webgpu")
+    assert widget.locator("[data-le=outputs]").inner_text().strip()
+    assert widget.locator("[data-le=check]").is_visible()
+    code.locator("summary").click()
+    assert code.locator("[role=tablist]").is_visible()
+    page.context.close()
+
+
+def test_term_page_with_a_model_is_not_a_wall(browser, server: StaticServer, real_site: Built) -> None:
+    """The embed costs a card, not the whole widget: at 1280 px the card of /glossary/onnx/ is
+    well under a screen high (the full widget and card were ~1,400 px)."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(server.url + "glossary/onnx/", wait_until="load")
+    height = page.locator("article .gl-model-card").first.evaluate("e => e.getBoundingClientRect().height")
+    assert height < 700, height
+    page.context.close()
