@@ -125,6 +125,8 @@ def main() -> None:
         path, name="digits-int8", float_name=FLOAT_NAME, float_path=float_path,
         settings=SETTINGS, script=__file__, diff=diff,
         doc_string="Int8 dynamic post-training quantisation of the digits MLP",
+        diff_input="every held-out row of its test split",
+        diff_unit="in the float values of logits and probabilities (0 to 1)",
         required_ops=("MatMulInteger",),
         extra={
             "test_split": float_metadata["test_split"],

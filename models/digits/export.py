@@ -132,7 +132,9 @@ def main() -> None:
     model = train(x_train, y_train)
     path = out_dir / "model.onnx"
 
-    # dynamo=False: one self-contained file (IR 8), no onnxscript; see PLATFORM.md.
+    # dynamo=False: torch's default (dynamo) exporter imports onnxscript, which the
+    # export extra in pyproject.toml does not install; the TorchScript exporter needs none
+    # and writes one self-contained file stamped IR 8, which onnxruntime-web 1.30 reads.
     warnings.filterwarnings("ignore", "You are using the legacy TorchScript", DeprecationWarning)
     torch.onnx.export(
         model,

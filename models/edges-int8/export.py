@@ -127,6 +127,8 @@ def main() -> None:
         path, name="edges-int8", float_name=FLOAT_NAME, float_path=float_path,
         settings=SETTINGS, script=__file__, diff=diff,
         doc_string="Int8 (QDQ) post-training quantisation of the edges pencil-sketch model",
+        diff_input="the sample picture, sample.png",
+        diff_unit="grey levels out of 255",
     )
     print(
         f"edges-int8: wrote {path} ({size} bytes; float {float_path.stat().st_size} bytes), "

@@ -35,8 +35,10 @@ def main() -> None:
     dummy = torch.rand(1, 3)
     path = out_dir / "model.onnx"
 
-    # dynamo=False: the TorchScript exporter writes one self-contained file (IR 8) and
-    # needs no onnxscript; see PLATFORM.md. Its deprecation notice is known, not news.
+    # dynamo=False: torch's default (dynamo) exporter imports onnxscript, which the
+    # export extra in pyproject.toml does not install; the TorchScript exporter needs none
+    # and writes one self-contained file stamped IR 8, which onnxruntime-web 1.30 reads.
+    # Its deprecation notice is known, not news.
     warnings.filterwarnings("ignore", "You are using the legacy TorchScript", DeprecationWarning)
     torch.onnx.export(
         model,

@@ -31,7 +31,7 @@ def stylesheets(config: GlossaryConfig) -> list[str]:
 
 def javascript(config: GlossaryConfig) -> list[str]:
     """Scripts for every page: each is a few KB, and fetches its runtime only when used."""
-    scripts = [ASSET_URI + "mermaid-shim.js", ASSET_URI + "term-tips.js"]
+    scripts = [ASSET_URI + "mermaid-shim.js", ASSET_URI + "term-tips.js", ASSET_URI + "scroll-boxes.js"]
     if config.live_examples:
         scripts.append(ASSET_URI + "live-example.js")
     return scripts

@@ -206,6 +206,8 @@ def stamp_quantised(
     script: str | Path,
     diff: float,
     doc_string: str,
+    diff_input: str = "",
+    diff_unit: str = "",
     required_ops: tuple[str, ...] = (),
     extra: Mapping[str, str] | None = None,
 ) -> int:
@@ -242,6 +244,9 @@ def stamp_quantised(
             "float_model_sha256": file_sha256(float_path),
             "float_model_bytes": str(float_path.stat().st_size),
             "max_abs_diff_vs_float": f"{diff:.6g}",
+            # What the model page says the difference was measured on, and in which unit.
+            **({"max_abs_diff_vs_float_input": diff_input} if diff_input else {}),
+            **({"max_abs_diff_vs_float_unit": diff_unit} if diff_unit else {}),
             **(extra or {}),
         },
     )

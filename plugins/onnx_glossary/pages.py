@@ -168,12 +168,34 @@ class Pages:
                 return render(self.env, "model_card.html.jinja", entry=entry, facts=entry.facts,
                               page_url=page, note="This model has no live example.")
             return str(self._widget(entry, from_uri))
+        widget = _compact(self._widget(entry, from_uri)) if self.live and entry.live else None
         return render(self.env, "model_card.html.jinja", entry=entry, facts=entry.facts,
-                      page_url=page, note=None)
+                      page_url=page, note=None, widget=widget)
 
     def _widget(self, entry: ModelEntry, from_uri: str | None) -> Markup:
         folder = self.urls.between(from_uri, f"{MODELS_URI}/{entry.name}/")
         return render_live_example(entry.facts, entry.reference or {}, folder, self.env)
+
+
+_CODE_PANEL = '<div class="live-example__code">'
+
+
+def _compact(widget: Markup) -> Markup:
+    """The Run widget in its compact variant for cards: ``data-compact`` on the root (the CSS
+    hides the timings and threads rows) and the code panel, the snippet and its tabs, inside a
+    closed ``<details>``. The widget's contract (root, Run button, data-* results) is untouched.
+
+    Relies on live_example.html ending with its code panel just before the root's closing tag.
+    """
+    html = str(widget).rstrip()
+    at = html.find(_CODE_PANEL)
+    if at < 0 or not html.endswith("</div>"):
+        raise ValueError("live_example.html changed: no code panel at its end to fold away")
+    root_end = len(html) - len("</div>")
+    html = (html[:at] + '<details class="gl-compact-code"><summary>Show the code '
+            "(JavaScript and Python)</summary>\n" + html[at:root_end].rstrip()
+            + "\n</details>\n</div>")
+    return Markup(html.replace(" data-live-example ", " data-live-example data-compact ", 1))
 
 
 def _md_link(from_uri: str, to_uri: str) -> str:

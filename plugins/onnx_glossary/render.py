@@ -164,6 +164,7 @@ def environment(custom_dir: str | None = None) -> Environment:
     env.filters["human_bytes"] = human_bytes
     env.filters["thousands"] = lambda n: f"{n:,}"
     env.filters["shape"] = shape_text
+    env.filters["wbr"] = camel_breaks
     env.globals["describe_axes"] = describe_axes
     return env
 
@@ -182,6 +183,16 @@ def describe_axes(facts: ModelFacts) -> list[str]:
         label = axis.dim or f"an unnamed axis ({axis.role} '{axis.tensor}')"
         by_dim.setdefault(label, []).append(f"axis {axis.axis} of {axis.role} '{axis.tensor}'")
     return [f"{dim} is free: {', '.join(places)}" for dim, places in by_dim.items()]
+
+
+_CAMEL_JOINT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def camel_breaks(name: str) -> Markup:
+    """An identifier with ``<wbr>`` at its camel-case joints, so a narrow column breaks
+    ``DynamicQuantizeLinear`` as Dynamic|Quantize|Linear and never inside a word."""
+    return Markup("<wbr>").join(Markup.escape(part)
+                                for part in _CAMEL_JOINT.split(str(name)))
 
 
 def human_bytes(size: int) -> str:

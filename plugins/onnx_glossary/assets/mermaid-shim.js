@@ -13,13 +13,20 @@
     });
     return loading;
   };
+  // Mermaid scales a diagram down to its box (width 100%, max-width its natural width), so a
+  // wide one shrinks to unreadable text on a phone. Never below MIN_SCALE of its natural size:
+  // past that it scrolls sideways in its box (div.mermaid, see glossary.css).
+  const MIN_SCALE = 0.8;
+  const readable = (svg) => svg.replace(/^(<svg\b[^>]*?style="[^"]*?)max-width:\s*([\d.]+)px;?/,
+    (all, head, width) => `${head}max-width: ${width}px; min-width: ${Math.round(width * MIN_SCALE)}px;`);
   window.mermaid = {
     initialize(next) {
       options = next;
       if (loading) loading.then((mermaid) => mermaid.initialize(next));
     },
     async render(id, text) {
-      return (await load()).render(id, text);
+      const result = await (await load()).render(id, text);
+      return { ...result, svg: readable(result.svg) };
     },
   };
 })();

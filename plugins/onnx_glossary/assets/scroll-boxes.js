@@ -1,0 +1,44 @@
+// Wide tables and diagrams scroll sideways inside their own box, never the page. This wraps
+// each such box in a frame that knows which edges hide content (data-more="left right"), so
+// the CSS draws a shadow there as a cue, and makes every box that scrolls reachable from the
+// keyboard. Runs on every page Material swaps in (navigation.instant).
+(() => {
+  const BOXES = ".md-typeset .gl-table-scroll, .md-typeset .md-typeset__scrollwrap, .md-typeset div.mermaid";
+  const update = (box) => {
+    const max = box.scrollWidth - box.clientWidth;
+    const more = [];
+    if (max > 1 && box.scrollLeft > 1) more.push("left");
+    if (max > 1 && box.scrollLeft < max - 1) more.push("right");
+    box.parentElement.dataset.more = more.join(" ");
+    if (max > 1 && !box.hasAttribute("tabindex")) box.tabIndex = 0;
+  };
+  const resized = new ResizeObserver((entries) => entries.forEach((e) => update(e.target)));
+  const setUp = () => {
+    for (const box of document.querySelectorAll(BOXES)) {
+      // A table inside our own scroll box: the outer box scrolls, not Material's wrapper.
+      if (box.parentElement.closest(".gl-table-scroll")) continue;
+      if (!box.parentElement.classList.contains("gl-scroll-frame")) {
+        const frame = document.createElement("div");
+        frame.className = "gl-scroll-frame";
+        box.replaceWith(frame);
+        frame.append(box);
+        box.addEventListener("scroll", () => update(box), { passive: true });
+        resized.observe(box);
+      }
+      update(box);
+    }
+    // Code blocks that scroll: Material makes most focusable, this catches the rest.
+    for (const code of document.querySelectorAll(".md-typeset pre > code:not([tabindex])")) {
+      if (code.scrollWidth > code.clientWidth) code.tabIndex = 0;
+    }
+    document.documentElement.dataset.glScrollBoxes = "ready";
+  };
+  // Material wraps tables and draws diagrams after load: look again when the article changes.
+  const watch = () => {
+    setUp();
+    const article = document.querySelector("article");
+    if (article) new MutationObserver(setUp).observe(article, { childList: true, subtree: true });
+  };
+  if (window.document$) window.document$.subscribe(() => setTimeout(watch));
+  else addEventListener("DOMContentLoaded", watch);
+})();

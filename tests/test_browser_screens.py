@@ -1,0 +1,241 @@
+"""Every built page on a 360 px phone, and an accessibility audit of every page in both
+palettes, in real headless Chromium against the project's own site (one build, one browser).
+
+Model pages are checked before Run; the widget's layout after Run is tested with the widget.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .sitebuild import REPO, Built
+from .support.browser import StaticServer, chromium
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 360, "height": 740}
+AXE = REPO / "node_modules" / "axe-core" / "axe.min.js"
+
+#: Containers whose clipping would hide a too-wide page instead of fixing it.
+MAIN_CONTAINERS = "html, body, .md-container, .md-main, .md-main__inner, .md-content, article"
+
+#: What sticks out of the viewport: the page's own width, clipped main containers, and every
+#: piece of text whose right edge passes the viewport outside a box that scrolls sideways.
+OVERFLOW_JS = """(containers) => {
+  const width = window.innerWidth;
+  const clipped = [...document.querySelectorAll(containers)]
+    .filter((e) => ['hidden', 'clip'].includes(getComputedStyle(e).overflowX))
+    .map((e) => e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ')[0] : ''));
+  const scrollsInItsBox = (el) => {
+    for (let e = el; e && e !== document.body; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (['auto', 'scroll'].includes(s.overflowX) && e.getBoundingClientRect().right <= width + 0.5)
+        return true;
+      if (['hidden', 'clip'].includes(s.overflowX) && e.getBoundingClientRect().right <= width + 0.5)
+        return true;  // a small clipped widget (Material's ellipsis title), not the page
+    }
+    return false;
+  };
+  const sticking = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.textContent.trim()) continue;
+    range.selectNodeContents(node);
+    const box = range.getBoundingClientRect();
+    if (box.width === 0 || box.right <= width + 0.5) continue;
+    const el = node.parentElement;
+    if (getComputedStyle(el).visibility === 'hidden' || scrollsInItsBox(el)) continue;
+    sticking.push(`${el.tagName.toLowerCase()}.${el.className} "${node.textContent.trim().slice(0, 40)}" ends at ${Math.round(box.right)}px`);
+  }
+  return {scrollWidth: document.documentElement.scrollWidth, innerWidth: width, clipped, sticking: sticking.slice(0, 5)};
+}"""
+
+
+def built_pages(site: Path) -> list[str]:
+    """Every page of the built site, as URL paths below the site root ('' is the home page)."""
+    pages = sorted(p.parent.relative_to(site).as_posix() + "/" for p in site.rglob("index.html"))
+    return ["" if p == "./" else p for p in pages] + ["404.html"]
+
+
+def settle(page) -> None:
+    """Wait for what changes the page after load: diagrams drawn, tables wrapped and framed."""
+    if page.locator("pre.mermaid").count():
+        page.wait_for_function("!document.querySelector('article pre.mermaid')", timeout=30000)
+    page.wait_for_function("document.documentElement.dataset.glScrollBoxes === 'ready'")
+
+
+@pytest.fixture(scope="module")
+def server(real_site: Built) -> Iterator[StaticServer]:
+    with StaticServer(real_site.site, prefix="/onnx-glossary/") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with chromium() as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def pages(real_site: Built) -> list[str]:
+    found = built_pages(real_site.site)
+    # Every kind of page is there: a failure to find them must not pass silently.
+    terms = {p.stem for p in (REPO / "glossary").glob("*.md")}
+    models = {p.parent.name for p in (REPO / "models").glob("*/model.onnx")}
+    assert {f"glossary/{slug}/" for slug in terms} <= set(found)
+    assert {f"models/{name}/" for name in models} <= set(found)
+    assert {"", "glossary/", "models/", "models/operators/", "contributing/"} <= set(found)
+    return found
+
+
+def test_no_page_is_wider_than_a_360px_phone(browser, server: StaticServer, pages: list[str]) -> None:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    wrong = {}
+    for path in pages:
+        page.goto(server.url + path, wait_until="load")
+        settle(page)
+        found = page.evaluate(OVERFLOW_JS, MAIN_CONTAINERS)
+        if found["scrollWidth"] > found["innerWidth"] or found["clipped"] or found["sticking"]:
+            wrong[path] = found
+    context.close()
+    assert wrong == {}
+
+
+@pytest.mark.parametrize(("path", "column"), [("models/operators/", "WebGPU kernel"),
+                                              ("models/", "In the browser")])
+def test_last_column_of_a_wide_table_is_reachable(browser, server: StaticServer, path: str,
+                                                  column: str) -> None:
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(server.url + path, wait_until="load")
+    box = page.locator("article .gl-table-scroll").first
+    frame = page.locator("article .gl-scroll-frame").first
+    header = box.locator("th", has_text=column)
+    # The cue: a shadow on the edge that hides columns (the frame names that edge).
+    page.wait_for_function("() => document.querySelector('article .gl-scroll-frame')?.dataset.more !== undefined")
+    if box.evaluate("e => e.scrollWidth > e.clientWidth"):
+        assert frame.get_attribute("data-more") == "right"
+        page.wait_for_function("getComputedStyle(document.querySelector('article .gl-scroll-frame'), '::after')"
+                               ".opacity === '1'", timeout=2000)
+    box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    page.wait_for_function("() => document.querySelector('article .gl-scroll-frame').dataset.more === 'left'"
+                           " || document.querySelector('article .gl-scroll-frame').dataset.more === ''")
+    right = header.evaluate("e => e.getBoundingClientRect().right")
+    assert right <= PHONE["width"]
+    assert box.get_attribute("tabindex") == "0"  # keyboard users scroll it too
+    page.context.close()
+
+
+def test_operator_names_break_only_at_their_joints(browser, server: StaticServer) -> None:
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(server.url + "models/operators/", wait_until="load")
+    pieces = page.evaluate("""() => [...document.querySelectorAll('article tbody td:nth-child(2) a')].flatMap((a) =>
+      [...a.childNodes].filter((n) => n.nodeType === 3).map((n) => {
+        const r = document.createRange(); r.selectNodeContents(n);
+        return [a.textContent, n.textContent, r.getClientRects().length];
+      }))""")
+    names = {name for name, _, _ in pieces}
+    assert "DynamicQuantizeLinear" in names
+    broken = [(name, piece) for name, piece, lines in pieces if lines > 1]
+    assert broken == []
+    # A long one does break, at a joint, rather than widening its column.
+    parts = [piece for name, piece, _ in pieces if name == "DynamicQuantizeLinear"]
+    assert parts == ["Dynamic", "Quantize", "Linear"]
+    page.context.close()
+
+
+def test_diagrams_stay_readable_on_a_phone(browser, server: StaticServer, real_site: Built) -> None:
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(server.url + "glossary/onnx/", wait_until="load")
+    page.wait_for_selector("article div.mermaid", timeout=30000)
+    source = re.search(r'<pre class="mermaid"><code>(.*?)</code></pre>', real_site.page("glossary/onnx"), re.S)
+    assert source is not None
+    text = page.evaluate("(s) => { const t = document.createElement('textarea'); t.innerHTML = s; return t.value; }",
+                         source.group(1))
+    svg = page.evaluate("async (text) => (await window.mermaid.render('gl-probe', text)).svg", text)
+    natural = float(re.search(r"max-width:\s*([\d.]+)px", svg).group(1))
+    host = page.locator("article div.mermaid").first
+    drawn = host.evaluate("e => e.scrollWidth")
+    # At least 80 % of its natural size (mermaid's 16 px text stays >= 12.8 px) ...
+    assert drawn >= 0.8 * natural - 1, (drawn, natural)
+    # ... scrolling sideways inside its own box, which the keyboard reaches too.
+    assert host.evaluate("e => getComputedStyle(e).overflowX") == "auto"
+    if drawn > host.evaluate("e => e.clientWidth"):
+        assert host.get_attribute("tabindex") == "0"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.context.close()
+
+
+AXE_RUN = """async () => {
+  const result = await axe.run(document, {resultTypes: ['violations']});
+  return result.violations.filter((v) => ['serious', 'critical'].includes(v.impact)).map((v) =>
+    ({rule: v.id, nodes: v.nodes.length,
+      first: v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ': ' + n.failureSummary.split('\\n')[1])}));
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_page_passes_wcag_aa_in_axe(browser, server: StaticServer, pages: list[str], scheme: str) -> None:
+    """axe-core (served from node_modules, injected into the page) with every rule on and no
+    element excluded: no serious or critical violation on any page, in either palette."""
+    axe = AXE.read_text(encoding="utf-8")
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    # Several tabs at once: axe runs in each page's own renderer process.
+    tabs = [context.new_page() for _ in range(4)]
+    found: dict[str, list] = {}
+    for start in range(0, len(pages), len(tabs)):
+        batch = list(zip(tabs, pages[start:start + len(tabs)], strict=False))
+        for tab, path in batch:
+            tab.goto(server.url + path, wait_until="load")
+            settle(tab)
+            expected = "slate" if scheme == "dark" else "default"
+            assert tab.evaluate("document.body.dataset.mdColorScheme") == expected
+            tab.add_script_tag(content=axe)
+            tab.evaluate(f"() => {{ window.__axe = ({AXE_RUN})(); }}")
+        for tab, path in batch:
+            violations = tab.evaluate("() => window.__axe")
+            if violations:
+                found[path] = violations
+    context.close()
+    assert found == {}, json.dumps(found, indent=1)[:6000]
+
+
+def test_term_page_card_runs_its_model_in_place(browser, server: StaticServer) -> None:
+    """A term page shows each model as a compact card whose Run button runs it right there,
+    with the readable result and the reference check; the code opens on demand."""
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(server.url + "glossary/onnx/", wait_until="load")
+    card = page.locator("article .gl-model-card").first
+    widget = card.locator("[data-live-example][data-compact]")
+    assert widget.count() == 1
+    assert page.locator("article [data-live-example]").count() == 1  # no second, full widget
+    code = widget.locator("details.gl-compact-code")
+    assert code.get_attribute("open") is None
+    assert not code.locator("[role=tablist]").is_visible()
+    assert not widget.locator("[data-le=timings]").is_visible()
+    widget.locator('button[data-action="run"]:enabled').click()
+    page.wait_for_function("document.querySelector('.gl-model-card [data-live-example]').dataset.state === 'done'",
+                           timeout=120000)
+    assert widget.get_attribute("data-match") == "true"
+    assert widget.get_attribute("data-backend") in ("wasm", "webgpu")
+    assert widget.locator("[data-le=outputs]").inner_text().strip()
+    assert widget.locator("[data-le=check]").is_visible()
+    code.locator("summary").click()
+    assert code.locator("[role=tablist]").is_visible()
+    page.context.close()
+
+
+def test_term_page_with_a_model_is_not_a_wall(browser, server: StaticServer, real_site: Built) -> None:
+    """The embed costs a card, not the whole widget: at 1280 px the card of /glossary/onnx/ is
+    well under a screen high (the full widget and card were ~1,400 px)."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(server.url + "glossary/onnx/", wait_until="load")
+    height = page.locator("article .gl-model-card").first.evaluate("e => e.getBoundingClientRect().height")
+    assert height < 700, height
+    page.context.close()
