@@ -22,7 +22,7 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from . import assets, backlinks, catalog, machine_readable, quality, runtime_packages
+from . import assets, backlinks, catalog, machine_readable, options_page, quality, runtime_packages
 from .backlinks import Backlinks, Mention
 from .config import GlossaryConfig
 from .glossary import GlossaryIndex, Term, check_term_links, load_glossary
@@ -100,6 +100,11 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
                   for e in self.catalog.models.values()]
         self._add(files, config, machine_readable.LLMS_TXT, machine_readable.llms_txt(
             config.site_name, config.site_description or "", self.index, models, self.pages.urls))
+        try:  # the option reference, made from the config class so it cannot drift
+            self._add(files, config, options_page.OPTIONS_URI, options_page.options_page(
+                GlossaryConfig, GlossaryExtension().config))
+        except ValueError as error:
+            raise PluginError(str(error)) from None
         for src_uri, source in assets.files(self.catalog, self.packages, self.config):
             self._add(files, config, src_uri, source)
         return files
