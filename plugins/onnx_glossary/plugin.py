@@ -78,6 +78,9 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
                 config.markdown_extensions.remove(name)
             config.mdx_configs.pop(name, None)
         config.markdown_extensions.append(GlossaryExtension(self.context))  # type: ignore[arg-type]
+        # Generated pages set ids and classes with attr_list; a minimal mkdocs.yml lacks it.
+        if "attr_list" not in config.markdown_extensions:
+            config.markdown_extensions.append("attr_list")
         config.theme.dirs.insert(1 if config.theme.custom_dir else 0, str(THEME_DIR))
         config.extra_css.extend(assets.stylesheets(self.config))
         config.extra_javascript.extend(assets.javascript(self.config))
@@ -161,7 +164,7 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         try:
             resolved = runtime_packages.resolve(
                 assets.needed_packages(self.config), node_modules=self.node_modules,
-                explicit=bool(self.config.node_modules), root=self.root)
+                explicit=bool(self.config.node_modules), root=self.root, inform=log.info)
         except runtime_packages.RuntimeSetupError as error:
             raise PluginError(str(error)) from None
         for warning in resolved.warnings:

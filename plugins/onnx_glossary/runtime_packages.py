@@ -28,7 +28,7 @@ import shutil
 import tarfile
 import urllib.error
 import urllib.request
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -128,7 +128,8 @@ class Resolved:
 
 def resolve(names: Iterable[str], *, node_modules: Path, explicit: bool, root: Path,
             cache: Path | None = None, registry: str | None = None,
-            manifest: Mapping[str, Package] | None = None) -> Resolved:
+            manifest: Mapping[str, Package] | None = None,
+            inform: Callable[[str], None] = lambda message: None) -> Resolved:
     """The package folders for ``names``: from ``node_modules`` when there, else the cache."""
     manifest = manifest or load_manifest()
     cache = cache or default_cache()
@@ -156,7 +157,10 @@ def resolve(names: Iterable[str], *, node_modules: Path, explicit: bool, root: P
                                 "downloads its pinned copies")
     missing = [p for p in absent if not (cache / "tarballs" / f"{p.stem}.tgz").is_file()]
     if missing:
-        _download_all(missing, registry or registry_url(root), cache)
+        registry = registry or registry_url(root)
+        inform(f"downloading {' '.join(p.spec for p in missing)} from {registry} into {cache} "
+               "(once; later builds reuse them)")
+        _download_all(missing, registry, cache)
     for package in absent:
         resolved.roots[package.name] = unpack(package, cache)
     return resolved
