@@ -5,7 +5,7 @@ Everything is self-hosted: the built site loads nothing from another origin.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,28 +37,44 @@ def javascript(config: GlossaryConfig) -> list[str]:
     return scripts
 
 
-def files(catalog: Catalog, node_modules: Path, config: GlossaryConfig) -> Iterator[tuple[str, Path]]:
-    """(site path, source file) for every static file the plugin adds to the site."""
+def needed_packages(config: GlossaryConfig) -> list[str]:
+    """The browser packages this site's options need (see runtime_packages)."""
+    names = ["mermaid"]
+    if config.models_dir:  # model analysis reads onnxruntime-web's operator table
+        names.append("onnxruntime-web")
+    if config.cross_origin_isolation:
+        names.append("coi-serviceworker")
+    return names
+
+
+def files(catalog: Catalog, packages: Path | Mapping[str, Path],
+          config: GlossaryConfig) -> Iterator[tuple[str, Path]]:
+    """(site path, source file) for every static file the plugin adds to the site.
+
+    ``packages`` maps a package name to its folder, or is a node_modules folder holding them.
+    """
     for path in sorted(PACKAGE_ASSETS.iterdir()):
         if path.is_file():
             yield ASSET_URI + path.name, path
-    mermaid = _require(node_modules, "mermaid/dist", "mermaid diagrams")
+    if isinstance(packages, Path):
+        packages = {name: packages / name for name in ("mermaid", "onnxruntime-web", "coi-serviceworker")}
+    mermaid = _require(packages, "mermaid", "dist", "mermaid diagrams")
     yield MERMAID_URI + "mermaid.esm.min.mjs", mermaid / "mermaid.esm.min.mjs"
     for chunk in sorted((mermaid / "chunks" / "mermaid.esm.min").glob("*.mjs")):
         yield f"{MERMAID_URI}chunks/mermaid.esm.min/{chunk.name}", chunk
     if config.live_examples and catalog.models:
-        ort = _require(node_modules, "onnxruntime-web/dist", "live examples")
+        ort = _require(packages, "onnxruntime-web", "dist", "live examples")
         for name in runtime_files():
             yield ORT_URI + name, ort / name
     if config.cross_origin_isolation:
-        coi = _require(node_modules, "coi-serviceworker", "cross_origin_isolation")
+        coi = _require(packages, "coi-serviceworker", "", "cross_origin_isolation")
         # It must sit at the site root: from a sub-folder its scope misses the pages and the
         # page reloads forever.
         yield "coi-serviceworker.js", coi / "coi-serviceworker.js"
 
 
-def _require(node_modules: Path, sub: str, needed_for: str) -> Path:
-    path = node_modules / sub
+def _require(packages: Mapping[str, Path], name: str, sub: str, needed_for: str) -> Path:
+    path = packages.get(name, Path("node_modules", name)) / sub
     if not path.is_dir():
         raise PluginError(f"{path} is missing, and {needed_for} need it: run 'npm ci' in the "
                           "project folder (the README's set-up does)")

@@ -16,8 +16,10 @@ class GlossaryConfig(base.Config):
     """Folder of example models, one ``<name>/model.onnx`` per model. Unset: no model pages."""
 
     node_modules = c.Optional(c.Dir(exists=False))
-    """Where ``npm ci`` put onnxruntime-web, mermaid and coi-serviceworker (default: next to
-    mkdocs.yml)."""
+    """A folder where ``npm ci`` put onnxruntime-web, mermaid and coi-serviceworker, at the
+    versions the plugin pins. Unset: ``node_modules`` next to mkdocs.yml when it holds them,
+    else the plugin downloads the pinned tarballs once into a per-user cache and checks them
+    on every build."""
 
     set_name = c.Type(str, default="Glossary")
     """Name of the term set, used in structured data (schema.org ``DefinedTermSet``)."""

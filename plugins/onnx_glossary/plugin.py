@@ -22,7 +22,7 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from . import assets, backlinks, catalog, machine_readable, quality
+from . import assets, backlinks, catalog, machine_readable, options_page, quality, runtime_packages
 from .backlinks import Backlinks, Mention
 from .config import GlossaryConfig
 from .glossary import GlossaryIndex, Term, check_term_links, load_glossary
@@ -52,6 +52,7 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         self.json_ld: dict[str, tuple[dict[str, Any], ...]] = {}
         self.root = Path.cwd()
         self.node_modules = Path("node_modules")
+        self.packages: dict[str, Path] = {}
         self.pages = Pages()
         self.existing: dict[str, File] = {}
 
@@ -65,6 +66,7 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.root = Path(config.config_file_path or ".").resolve().parent
         self.node_modules = Path(self.config.node_modules or self.root / "node_modules")
+        self._resolve_packages()
         self.analysis_cache.directory = self.root / self.config.cache_dir
         self.pages = Pages(urls=SiteUrls(config.use_directory_urls, config.site_url),
                            set_name=self.config.set_name, live=self.config.live_examples,
@@ -76,6 +78,9 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
                 config.markdown_extensions.remove(name)
             config.mdx_configs.pop(name, None)
         config.markdown_extensions.append(GlossaryExtension(self.context))  # type: ignore[arg-type]
+        # Generated pages set ids and classes with attr_list; a minimal mkdocs.yml lacks it.
+        if "attr_list" not in config.markdown_extensions:
+            config.markdown_extensions.append("attr_list")
         config.theme.dirs.insert(1 if config.theme.custom_dir else 0, str(THEME_DIR))
         config.extra_css.extend(assets.stylesheets(self.config))
         config.extra_javascript.extend(assets.javascript(self.config))
@@ -98,7 +103,12 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
                   for e in self.catalog.models.values()]
         self._add(files, config, machine_readable.LLMS_TXT, machine_readable.llms_txt(
             config.site_name, config.site_description or "", self.index, models, self.pages.urls))
-        for src_uri, source in assets.files(self.catalog, self.node_modules, self.config):
+        try:  # the option reference, made from the config class so it cannot drift
+            self._add(files, config, options_page.OPTIONS_URI, options_page.options_page(
+                GlossaryConfig, GlossaryExtension().config))
+        except ValueError as error:
+            raise PluginError(str(error)) from None
+        for src_uri, source in assets.files(self.catalog, self.packages, self.config):
             self._add(files, config, src_uri, source)
         return files
 
@@ -148,6 +158,20 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         return server
 
     # -- steps of on_files ------------------------------------------------------------------
+
+    def _resolve_packages(self) -> None:
+        """The browser packages from node_modules, else the checked per-user cache."""
+        try:
+            resolved = runtime_packages.resolve(
+                assets.needed_packages(self.config), node_modules=self.node_modules,
+                explicit=bool(self.config.node_modules), root=self.root, inform=log.info)
+        except runtime_packages.RuntimeSetupError as error:
+            raise PluginError(str(error)) from None
+        for warning in resolved.warnings:
+            log.warning(warning)
+        self.packages = resolved.roots
+        if "onnxruntime-web" in self.packages:  # its parent holds it, like a node_modules
+            self.node_modules = self.packages["onnxruntime-web"].parent
 
     def _load_models(self) -> None:
         models_dir = Path(self.config.models_dir) if self.config.models_dir else None

@@ -15,6 +15,7 @@ from .catalog import AnalysisCache, Catalog, SetupError, load_catalog
 from .glossary import GlossaryIndex, load_glossary
 from .pages import Pages
 from .problems import Problem
+from .runtime_packages import RuntimeSetupError, resolve
 from .urls import SiteUrls
 
 log = logging.getLogger("onnx_glossary")
@@ -64,11 +65,16 @@ def load(options: Options) -> Loaded:
     catalog = Catalog.empty()
     if options.models_dir is not None:
         try:
+            # onnxruntime-web's operator table: from node_modules, else the checked cache.
+            ort = resolve(["onnxruntime-web"], node_modules=options.node_modules, explicit=False,
+                          root=root)
+            for warning in ort.warnings:
+                log.warning("%s", warning)
             catalog, found = load_catalog(options.models_dir, root, AnalysisCache(options.cache_dir),
                                           size_budget_bytes=50_000_000,
-                                          node_modules=options.node_modules)
+                                          node_modules=ort.roots["onnxruntime-web"].parent)
             problems.extend(found)
-        except SetupError as error:
+        except (SetupError, RuntimeSetupError) as error:
             log.error("%s", error)
     index, found = load_glossary(options.glossary_dir, root, model_names=sorted(catalog.models))
     problems.extend(found)
