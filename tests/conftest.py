@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from .sitebuild import REPO, Built, build_site
-from .support.browser import StaticServer
+from .support.browser import StaticServer, chromium
 
 
 @pytest.fixture(scope="session")
@@ -31,3 +31,17 @@ def instant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticServer]:
         built = build_site(REPO / "mkdocs.yml", strict=True, site_dir=site, site_url=server.url)
         assert not built.aborted, built.warnings
         yield server
+
+
+@pytest.fixture(scope="module")
+def server(real_site: Built) -> Iterator[StaticServer]:
+    """The project's site served under the sub-path it has on GitHub Pages."""
+    with StaticServer(real_site.site, prefix="/onnx-glossary/") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """One headless system Chromium for a test module."""
+    with chromium() as running:
+        yield running

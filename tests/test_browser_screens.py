@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from .sitebuild import REPO, Built
-from .support.browser import StaticServer, chromium
+from .support.browser import StaticServer
 
 pytestmark = pytest.mark.browser
 
@@ -68,18 +67,6 @@ def settle(page) -> None:
     if page.locator("pre.mermaid").count():
         page.wait_for_function("!document.querySelector('article pre.mermaid')", timeout=30000)
     page.wait_for_function("document.documentElement.dataset.glScrollBoxes === 'ready'")
-
-
-@pytest.fixture(scope="module")
-def server(real_site: Built) -> Iterator[StaticServer]:
-    with StaticServer(real_site.site, prefix="/onnx-glossary/") as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with chromium() as running:
-        yield running
 
 
 @pytest.fixture(scope="module")

@@ -4,28 +4,14 @@ it while the second follows the link."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from .sitebuild import Built
-from .support.browser import PageProbe, StaticServer, chromium
+from .support.browser import PageProbe, StaticServer
 
 pytestmark = pytest.mark.browser
 
 TERM_LINK = ".gl-term > a[aria-describedby]"
-
-
-@pytest.fixture(scope="module")
-def server(real_site: Built) -> Iterator[StaticServer]:
-    with StaticServer(real_site.site, prefix="/onnx-glossary/") as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with chromium() as running:
-        yield running
 
 
 def open_page(browser, server: StaticServer, path: str, **context):
