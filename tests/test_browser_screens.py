@@ -218,7 +218,6 @@ def test_term_page_card_runs_its_model_in_place(browser, server: StaticServer) -
     page.context.close()
 
 
-@pytest.mark.xfail(reason="broke when the readable widget and the compact cards were merged at the end of the session; open in issue 9/10 follow-up", strict=False)
 def test_term_page_with_a_model_is_not_a_wall(browser, server: StaticServer, real_site: Built) -> None:
     """The embed costs a card, not the whole widget: at 1280 px the card of /glossary/onnx/ is
     well under a screen high (the full widget and card were ~1,400 px)."""
@@ -226,4 +225,19 @@ def test_term_page_with_a_model_is_not_a_wall(browser, server: StaticServer, rea
     page.goto(server.url + "glossary/onnx/", wait_until="load")
     height = page.locator("article .gl-model-card").first.evaluate("e => e.getBoundingClientRect().height")
     assert height < 700, height
+    page.context.close()
+
+
+def test_card_opens_the_drawing_pad_when_the_reader_chooses_to_draw(browser, server: StaticServer) -> None:
+    """In a card the 256 px pad stays folded while a shipped digit is chosen, and opens (usable)
+    as soon as the reader picks "your own drawing"."""
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(server.url + "glossary/softmax/", wait_until="load")
+    widget = page.locator("article .gl-model-card [data-live-example][data-compact][data-input-kind=drawing]").first
+    pad = widget.locator('canvas[data-le="pad"]')
+    assert not pad.is_visible()
+    widget.locator('[data-le="use-own"]').check()
+    assert pad.is_visible()
+    box = pad.bounding_box()
+    assert box["width"] >= 200 and box["x"] + box["width"] <= 390
     page.context.close()

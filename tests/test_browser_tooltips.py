@@ -31,7 +31,6 @@ def accessible_description(page, name: str) -> str | None:
     raise AssertionError(f"no link named {name!r} in the accessibility tree")
 
 
-@pytest.mark.xfail(reason="broke when the readable widget and the compact cards were merged at the end of the session; open in issue 9/10 follow-up", strict=False)
 @pytest.mark.parametrize("path", ["glossary/onnx/", "models/linear/"])
 def test_tab_to_a_term_link_shows_and_describes_its_short_answer(browser, server: StaticServer,
                                                                  real_site: Built, path: str) -> None:
