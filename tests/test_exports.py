@@ -161,10 +161,11 @@ def graph_signature(path: Path) -> dict[str, Any]:
     }
 
 
-def check_against_committed(export: Export) -> None:
-    """Everything a re-export must reproduce; shared by the normal and the portable-torch run."""
+def check_against_committed(export: Export, models: Path = MODELS) -> None:
+    """Everything a re-export must reproduce; shared by the normal and the portable-torch run
+    and by the contributing walk-through (whose models folder is a copy's)."""
     name = export.script.name
-    fresh, committed = export.out / "model.onnx", MODELS / name / "model.onnx"
+    fresh, committed = export.out / "model.onnx", models / name / "model.onnx"
     assert graph_signature(fresh) == graph_signature(committed), (
         f"{name}: re-export has another graph than the committed model; run `make models`")
     new, old = metadata(fresh), metadata(committed)
@@ -215,7 +216,14 @@ def test_other_written_files_reproduce(exported, name):
 
 @pytest.mark.parametrize("name", sorted(SCRIPTS))
 def test_metadata_conventions(exported, name):
-    model = onnx.load(needs(exported[name]).out / "model.onnx")
+    source = SCRIPTS[name].derived_from
+    check_metadata_conventions(needs(exported[name]).out / "model.onnx", name,
+                               exported[source].out / "model.onnx" if source else None)
+
+
+def check_metadata_conventions(path: Path, name: str, source: Path | None = None) -> None:
+    """What every exported model records: description, provenance, class names, accuracy."""
+    model = onnx.load(path)
     meta = {prop.key: prop.value for prop in model.metadata_props}
     assert model.doc_string.strip(), f"{name}: no doc_string (the models index shows it)"
     assert meta["framework"] and meta["framework_version"]
@@ -229,9 +237,9 @@ def test_metadata_conventions(exported, name):
     if "heldout_accuracy" in meta:
         assert re.fullmatch(r"[01]\.\d{4}", meta["heldout_accuracy"])
         assert "class_names" in meta
-    if source := SCRIPTS[name].derived_from:
-        assert meta["quantized_from"] == source
-        assert meta["float_model_sha256"] == file_sha256(exported[source].out / "model.onnx")
+    if source is not None:
+        assert meta["quantized_from"] == source.parent.name
+        assert meta["float_model_sha256"] == file_sha256(source)
 
 
 # -- another float code path ----------------------------------------------------------------
