@@ -20,7 +20,7 @@ from onnx_glossary import standalone
 from onnx_glossary.generate import main as generate_main
 
 from .sitebuild import REPO, Built, build_site, term, write_project
-from .support.browser import PageProbe, StaticServer, chromium
+from .support.browser import PageProbe, StaticServer, chromium, wait_until
 
 HOSTS = REPO / ".venv-hosts"
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
@@ -115,7 +115,7 @@ def test_zensical_live_example_runs_under_a_sub_path(zensical_site: Path) -> Non
         run = '[data-live-example] button[data-action="run"]'
         page.wait_for_selector(run + ":not([disabled])")
         page.click(run)
-        page.wait_for_function("['done', 'error'].includes("
+        wait_until(page, "['done', 'error'].includes("
                                "document.querySelector('[data-live-example]').dataset.state)",
                                timeout=120_000)
         state = page.eval_on_selector("[data-live-example]", "e => ({...e.dataset})")
