@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from onnx_glossary import csp
+from onnx_glossary.generate import main as generate_main
 
 from .sitebuild import build_site, term, write_project
 
@@ -108,3 +109,14 @@ def test_option_off_by_default_and_on_adds_the_tag(tmp_path: Path) -> None:
     scripts = [s for p in built.site.rglob("*.html") for s in csp.inline_scripts(p.read_text())]
     assert csp.meta_tag(csp.policy(scripts)) in page
     assert "Content-Security-Policy" in (built.site / "404.html").read_text()
+
+
+def test_csp_command_gives_a_built_site_its_policy(tmp_path: Path, capsys) -> None:
+    """``onnx-glossary csp SITE``: for a site another host (Zensical) built without the plugin."""
+    (tmp_path / "index.html").write_text("<head><meta charset=utf-8><script>one()</script></head>")
+    assert generate_main(["csp", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out.strip()
+    assert printed == csp.policy(["one()"])  # one line, to send as a header where one can
+    assert csp.meta_tag(printed) in (tmp_path / "index.html").read_text()
+    assert generate_main(["csp", str(tmp_path / "nowhere")]) == 1
+    assert "no index.html" in capsys.readouterr().err

@@ -173,11 +173,11 @@ _FUNCTION = re.compile(r"^\s*(async\b|function\b|\([^()]*\)\s*=>|[\w$]+\s*=>)")
 _POLL = """async ([arg, timeout]) => {
   const predicate = PREDICATE;
   const deadline = performance.now() + timeout;
-  for (;;) {
+  for (;;) {  // once per animation frame, like wait_for_function's default polling
+    await new Promise((resolve) => requestAnimationFrame(resolve));
     const value = await predicate(arg);
     if (value) return value;
     if (performance.now() > deadline) throw new Error('gave up waiting for: ' + SOURCE);
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }"""
 
@@ -188,7 +188,8 @@ def wait_until(page, predicate: str, arg: object = None, timeout: float = 30_000
     Playwright's own runs ``eval()`` on the predicate inside the page, which a policy without
     ``'unsafe-eval'`` blocks (and reports as a violation). ``page.evaluate`` compiles through
     DevTools, which no page policy governs: the predicate goes into the polling function's own
-    source. A navigation while waiting (coi-serviceworker's reload) starts the wait again in the
+    source. It polls once per animation frame, as ``wait_for_function`` does by default, so
+    the page has drawn a frame when it returns. A navigation while waiting (coi-serviceworker's reload) starts the wait again in the
     new document, as ``wait_for_function`` does.
     """
     from playwright.sync_api import Error
