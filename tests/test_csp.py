@@ -22,7 +22,9 @@ PAGE = """<!doctype html>
 <script data-note="a>b" type="module">import "./x.mjs";
 </script>
 </head><body>
-<!-- <script>not a script</script> -->
+<!-- <script>not a script</script> --><!--><script>after(an, empty, comment)</script>
+<style>/* <script>not a script either</script> */</style>
+<SCRIPT>upper()</SCRIPT >
 <script id="__config" type="application/json">{"base": "."}</script>
 <script type="text/JavaScript">done()</script>
 </body></html>
@@ -38,6 +40,8 @@ def test_finds_exactly_the_scripts_a_browser_runs() -> None:
         'var a = "</p>" && 1 < 2;',
         '{"imports": {"x": "./x.mjs"}}',  # an import map is governed by script-src
         'import "./x.mjs";\n',
+        "after(an, empty, comment)",
+        "upper()",
         "done()",
     ]
     # The parser's line endings are the browser's: CR LF is hashed as LF.
