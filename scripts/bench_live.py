@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.sitebuild import build_site  # noqa: E402
-from tests.support.browser import PageProbe, StaticServer, launch  # noqa: E402
+from tests.support.browser import PageProbe, StaticServer, launch, wait_until  # noqa: E402
 
 # The article's snippet, as published, plus the check against the reference: the same work our
 # widget does before it reports a verified result.
@@ -99,7 +99,7 @@ def cold(browser, url: str, button: str) -> float:  # type: ignore[no-untyped-de
     page.goto(url, wait_until="load")
     page.wait_for_selector(button + ":not([disabled])")
     page.click(button)
-    page.wait_for_function("window.benchEnd !== null", timeout=120_000)
+    wait_until(page, "window.benchEnd !== null", timeout=120_000)
     match = page.eval_on_selector('[data-state="done"]', "e => e.dataset.match")
     elapsed = page.evaluate("window.benchEnd - window.benchStart")
     context.close()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from .sitebuild import REPO, Built, build_site
-from .support.browser import PageProbe, StaticServer, chromium
+from .support.browser import PageProbe, StaticServer, chromium, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -51,7 +51,7 @@ def test_one_reload_then_isolated_threads(server: StaticServer) -> None:
         page.on("request", lambda r: loads.append(r.url)
                 if r.resource_type == "document" and r.frame == page.main_frame else None)
         page.goto(server.url + "models/linear/", wait_until="load")
-        page.wait_for_function("self.crossOriginIsolated === true", timeout=30000)
+        wait_until(page, "self.crossOriginIsolated === true", timeout=30000)
         page.wait_for_timeout(1500)  # a loop would reload again within this time
         assert len(loads) == 2, loads  # the first visit reloads exactly once
         # Later pages are isolated from the start: no reload.
@@ -60,7 +60,7 @@ def test_one_reload_then_isolated_threads(server: StaticServer) -> None:
         assert len(loads) == 3, loads
         assert page.evaluate("self.crossOriginIsolated") is True
         page.locator('[data-live-example] button[data-action="run"]').first.click()
-        page.wait_for_function(
+        wait_until(page,
             "document.querySelector('[data-live-example]').dataset.state === 'done'", timeout=120000)
         widget = page.locator("[data-live-example]").first
         assert widget.get_attribute("data-match") == "true"

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from .sitebuild import REPO, Built
-from .support.browser import ISOLATION_HEADERS, PageProbe, StaticServer, launch
+from .support.browser import ISOLATION_HEADERS, PageProbe, StaticServer, launch, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -76,7 +76,7 @@ def open_page(browser, server: StaticServer, path: str, **context):
 def run(page, until: tuple[str, ...] = ("done",)) -> dict[str, str]:
     """Press Run and wait for the widget to settle; return its data attributes."""
     page.click(RUN)
-    page.wait_for_function(
+    wait_until(page,
         "(states) => states.includes(document.querySelector('[data-live-example]').dataset.state)",
         arg=[*until, "error"] if "error" not in until else list(until), timeout=180_000)
     return page.eval_on_selector(WIDGET, "e => ({...e.dataset})")
@@ -304,7 +304,7 @@ def test_a_term_page_runs_each_model_it_embeds(plain, browsers) -> None:
     assert widgets.count() == 2  # the term lists iris and edges
     for index in range(2):
         widgets.nth(index).locator('button[data-action="run"]').click()
-        page.wait_for_function(
+        wait_until(page,
             "(i) => ['done', 'error'].includes(document.querySelectorAll('[data-live-example]')[i].dataset.state)",
             arg=index, timeout=120_000)
         state = widgets.nth(index).evaluate("e => ({...e.dataset})")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from .sitebuild import REPO, Built
-from .support.browser import StaticServer
+from .support.browser import PageProbe, StaticServer, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -65,10 +65,10 @@ def built_pages(site: Path) -> list[str]:
 def settle(page) -> None:
     """Wait for what changes the page after load: diagrams drawn, tables wrapped and framed."""
     if page.locator("pre.mermaid").count():
-        page.wait_for_function("!document.querySelector('article pre.mermaid')", timeout=30000)
-    page.wait_for_function("document.documentElement.dataset.glScrollBoxes === 'ready'")
+        wait_until(page, "!document.querySelector('article pre.mermaid')", timeout=30000)
+    wait_until(page, "document.documentElement.dataset.glScrollBoxes === 'ready'")
     # Every stylesheet applied (a loaded sheet has its CSSOM; a pending one has none yet).
-    page.wait_for_function("""[...document.querySelectorAll('link[rel=stylesheet]')]
+    wait_until(page, """[...document.querySelectorAll('link[rel=stylesheet]')]
         .every((link) => link.sheet !== null)""")
 
 
@@ -85,17 +85,24 @@ def pages(real_site: Built) -> list[str]:
 
 
 def test_no_page_is_wider_than_a_360px_phone(browser, server: StaticServer, pages: list[str]) -> None:
+    """...and none breaks the site's Content-Security-Policy or logs an error, diagrams drawn."""
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
+    probe = PageProbe(server.origin).attach(page)
     wrong = {}
     for path in pages:
+        seen = len(probe.errors)
         page.goto(server.url + path, wait_until="load")
+        assert page.locator('head meta[http-equiv="Content-Security-Policy"]').count() == 1, path
         settle(page)
         found = page.evaluate(OVERFLOW_JS, MAIN_CONTAINERS)
         if found["scrollWidth"] > found["innerWidth"] or found["clipped"] or found["sticking"]:
             wrong[path] = found
+        if probe.errors[seen:]:
+            wrong[path] = {"errors": probe.errors[seen:]}
     context.close()
     assert wrong == {}
+    assert probe.other_origin == []
 
 
 @pytest.mark.parametrize(("path", "column"), [("models/operators/", "WebGPU kernel"),
@@ -108,13 +115,13 @@ def test_last_column_of_a_wide_table_is_reachable(browser, server: StaticServer,
     frame = page.locator("article .gl-scroll-frame").first
     header = box.locator("th", has_text=column)
     # The cue: a shadow on the edge that hides columns (the frame names that edge).
-    page.wait_for_function("() => document.querySelector('article .gl-scroll-frame')?.dataset.more !== undefined")
+    wait_until(page, "() => document.querySelector('article .gl-scroll-frame')?.dataset.more !== undefined")
     if box.evaluate("e => e.scrollWidth > e.clientWidth"):
         assert frame.get_attribute("data-more") == "right"
-        page.wait_for_function("getComputedStyle(document.querySelector('article .gl-scroll-frame'), '::after')"
+        wait_until(page, "getComputedStyle(document.querySelector('article .gl-scroll-frame'), '::after')"
                                ".opacity === '1'", timeout=2000)
     box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
-    page.wait_for_function("() => document.querySelector('article .gl-scroll-frame').dataset.more === 'left'"
+    wait_until(page, "() => document.querySelector('article .gl-scroll-frame').dataset.more === 'left'"
                            " || document.querySelector('article .gl-scroll-frame').dataset.more === ''")
     right = header.evaluate("e => e.getBoundingClientRect().right")
     assert right <= PHONE["width"]
@@ -186,20 +193,20 @@ def test_every_page_passes_wcag_aa_in_axe(browser, server: StaticServer, pages: 
             settle(tab)
             expected = "slate" if scheme == "dark" else "default"
             assert tab.evaluate("document.body.dataset.mdColorScheme") == expected
-            tab.add_script_tag(content=axe)
+            tab.evaluate(axe)  # DevTools compiles it: a script tag would break the policy
             tab.evaluate(f"() => {{ window.__axe = ({AXE_RUN})(); }}")
         for tab, path in batch:
             violations = tab.evaluate("() => window.__axe")
             if violations:
                 found[path] = violations
-    # A page audited while the machine was starved once showed browser-default link colours
-    # (a stylesheet not applied yet). Audit each flagged page again, alone: a real violation
-    # comes back, a half-styled snapshot does not.
+    # A page audited while the machine was starved once showed a link in browser-default blue
+    # (a colour transition or a stylesheet caught half-way). Audit each flagged page again,
+    # alone: a real violation comes back, a half-styled snapshot does not.
     for path in list(found):
         tab = tabs[0]
         tab.goto(server.url + path, wait_until="load")
         settle(tab)
-        tab.add_script_tag(content=axe)
+        tab.evaluate(axe)
         found[path] = tab.evaluate(AXE_RUN)
         if not found[path]:
             del found[path]
@@ -221,7 +228,7 @@ def test_term_page_card_runs_its_model_in_place(browser, server: StaticServer) -
     assert not code.locator("[role=tablist]").is_visible()
     assert not widget.locator("[data-le=timings]").is_visible()
     widget.locator('button[data-action="run"]:enabled').click()
-    page.wait_for_function("document.querySelector('.gl-model-card [data-live-example]').dataset.state === 'done'",
+    wait_until(page, "document.querySelector('.gl-model-card [data-live-example]').dataset.state === 'done'",
                            timeout=120000)
     assert widget.get_attribute("data-match") == "true"
     assert widget.get_attribute("data-backend") in ("wasm", "webgpu")

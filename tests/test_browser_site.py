@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from .sitebuild import REPO
-from .support.browser import PageProbe, StaticServer
+from .support.browser import PageProbe, StaticServer, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -56,7 +56,7 @@ def test_index_counts_terms_and_jumps_to_a_letter(browser, server: StaticServer)
     terms = len(list((REPO / "glossary").glob("*.md")))
     assert f"All {terms} terms" in page.locator(".gl-total").inner_text()
     page.locator(".gl-letters a", has_text="W").click()
-    page.wait_for_function("location.hash === '#letter-w'")
+    wait_until(page, "location.hash === '#letter-w'")
     assert page.locator("#letter-w").is_visible()
     assert page.locator("a[href$='/glossary/webgpu/']").first.is_visible()
     assert probe.errors == [] and probe.other_origin == []
@@ -80,7 +80,7 @@ def test_narrow_screen_fits_the_fact_table_and_scrolls_wide_ones_in_their_box(br
     page, probe = open_page(browser, server, "glossary/onnx/", viewport={"width": 360, "height": 740})
     facts = page.locator(".gl-facts .gl-table-scroll").first
     # Two columns wrap to fit a phone: nothing to slide, so no hint saying so.
-    page.wait_for_function("() => document.querySelector('.gl-facts .gl-scroll-frame')?.dataset.more === ''")
+    wait_until(page, "() => document.querySelector('.gl-facts .gl-scroll-frame')?.dataset.more === ''")
     assert facts.evaluate("e => e.scrollWidth <= e.clientWidth")
     assert not page.locator(".gl-scroll-hint").first.is_visible()
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
@@ -108,7 +108,7 @@ def test_instant_navigation_from_index_to_term(browser, instant: StaticServer) -
     page.evaluate("window.sameDocument = true")
     page.locator("article a[href$='/glossary/webgpu/']").first.click()
     page.wait_for_url("**/glossary/webgpu/")
-    page.wait_for_function("document.querySelector('article h1').textContent.startsWith('WebGPU')")
+    wait_until(page, "document.querySelector('article h1').textContent.startsWith('WebGPU')")
     assert page.evaluate("window.sameDocument") is True  # swapped in place, not reloaded
     # The tooltips of the new page work too (they are set up per page by Material).
     link = page.locator("article a[href$='/glossary/webassembly/']").first

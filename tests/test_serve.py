@@ -53,7 +53,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str
     root = tmp_path_factory.mktemp("serve")
     linear = (REPO / "models/linear/model.onnx").read_bytes()
     project(root, {"linear": linear},
-            terms={"onnx": term("ONNX", summary="First version of the summary.")})
+            terms={"onnx": term("ONNX", summary="First version of the summary.")},
+            extra="      content_security_policy: true")
     port = _free_port()
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     process = subprocess.Popen(
@@ -67,6 +68,14 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=20)
+
+
+def test_serve_leaves_out_the_policy_its_live_reload_would_break(served: tuple[Path, str]) -> None:
+    """livereload's inline script holds a per-request number, so no hash could allow it."""
+    _, base = served
+    _, _, body = _get(base + "glossary/onnx/")
+    assert b"livereload(" in body
+    assert b'http-equiv="Content-Security-Policy"' not in body
 
 
 def test_serve_rebuilds_when_a_term_changes(served: tuple[Path, str]) -> None:

@@ -39,5 +39,11 @@ class GlossaryConfig(base.Config):
     Pages) get a cross-origin isolated page, hence WASM threads. Costs one reload on the first
     visit."""
 
+    content_security_policy = c.Type(bool, default=False)
+    """Put a Content-Security-Policy ``<meta>`` tag first in every page's head: scripts only from
+    the site itself, plus the build's own inline scripts by hash; nothing from another origin.
+    For hosts that send no headers (GitHub Pages). Left out under ``mkdocs serve``, whose
+    live-reload script changes with every request."""
+
     cache_dir = c.Type(str, default=".cache/onnx-glossary")
     """Model analyses keyed by file content hash, relative to mkdocs.yml."""

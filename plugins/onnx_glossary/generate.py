@@ -24,6 +24,7 @@ import json
 import shutil
 import sys
 import types
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import ConfigurationError, PluginError
 from mkdocs.structure.files import Files, get_files
 
-from . import assets
+from . import assets, csp
 from .markdown_ext import GlossaryExtension
 from .runtime import import_map
 
@@ -57,8 +58,14 @@ class GenerateError(RuntimeError):
     """Something a person must fix; the message says what."""
 
 
-def generate(config_file: Path, out: Path) -> list[str]:
-    """Write the folder; returns the generated pages' paths (relative to ``OUT/docs``)."""
+@dataclass(frozen=True)
+class Generated:
+    pages: list[str]  # the generated pages' paths, relative to OUT/docs
+    csp: bool  # the site wants a Content-Security-Policy: run `onnx-glossary csp` on the build
+
+
+def generate(config_file: Path, out: Path) -> Generated:
+    """Write the folder; returns what it wrote."""
     config_file = config_file.resolve()
     out = out.resolve()
     root = config_file.parent
@@ -91,7 +98,7 @@ def generate(config_file: Path, out: Path) -> list[str]:
         encoding="utf-8")
     (out / "mkdocs.yml").write_text(_host_config(config, plugin, root), encoding="utf-8")
     config.plugins.on_shutdown()
-    return written
+    return Generated(written, plugin.config.content_security_policy)
 
 
 def _write_files(files: Files, docs: Path, plugin: Any) -> list[str]:
@@ -195,14 +202,32 @@ def main(argv: list[str] | None = None) -> int:
     command.add_argument("out", type=Path, help="folder to write (created; its docs/ is replaced)")
     command.add_argument("-f", "--config-file", type=Path, default=Path("mkdocs.yml"),
                          help="the site's mkdocs.yml (default: ./mkdocs.yml)")
+    command = commands.add_parser("csp", help="give every page of a built site the "
+                                  "Content-Security-Policy tag (after zensical build) and print "
+                                  "the policy, which a host that sends headers can send as one")
+    command.add_argument("site", type=Path, help="the built site, e.g. build/zensical/site")
     args = parser.parse_args(argv)
+    if args.command == "csp":
+        return _csp(args.site)
     try:
-        pages = generate(args.config_file, args.out)
+        generated = generate(args.config_file, args.out)
     except (GenerateError, PluginError) as error:
         print(f"onnx-glossary: {error}", file=sys.stderr)
         return 1
-    print(f"onnx-glossary: wrote {len(pages)} generated pages and the site's files to "
-          f"{args.out}; build it with: zensical build -f {args.out / 'mkdocs.yml'}")
+    then = f", then: onnx-glossary csp {args.out / 'site'}" if generated.csp else ""
+    print(f"onnx-glossary: wrote {len(generated.pages)} generated pages and the site's files to "
+          f"{args.out}; build it with: zensical build -f {args.out / 'mkdocs.yml'}{then}")
+    return 0
+
+
+def _csp(site: Path) -> int:
+    if not (site / "index.html").is_file():
+        print(f"onnx-glossary: {site} holds no index.html: name a built site", file=sys.stderr)
+        return 1
+    applied = csp.apply_to_site(site)
+    print(f"onnx-glossary: Content-Security-Policy in {applied.pages} pages of {site}, "
+          f"{applied.scripts} inline scripts allowed by hash:", file=sys.stderr)
+    print(applied.policy)
     return 0
 
 

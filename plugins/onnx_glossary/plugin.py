@@ -22,7 +22,7 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from . import assets, backlinks, catalog, machine_readable, options_page, quality, runtime_packages
+from . import assets, backlinks, catalog, csp, machine_readable, options_page, quality, runtime_packages
 from .backlinks import Backlinks, Mention
 from .config import GlossaryConfig
 from .glossary import GlossaryIndex, Term, check_term_links, load_glossary
@@ -55,6 +55,7 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         self.packages: dict[str, Path] = {}
         self.pages = Pages()
         self.existing: dict[str, File] = {}
+        self.serving = False
 
     # -- set-up -----------------------------------------------------------------------------
 
@@ -62,6 +63,7 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         # Model analyses survive `mkdocs serve` rebuilds: the plugin object is kept between
         # them when it is created at start-up, and the on-disk cache survives restarts.
         self.analysis_cache = catalog.AnalysisCache(None)
+        self.serving = command == "serve"
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.root = Path(config.config_file_path or ".").resolve().parent
@@ -149,6 +151,16 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
             "import_map": lambda base_url: import_map(f"{base_url}/{assets.ORT_URI}"),
         }
         return env
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if not self.config.content_security_policy:
+            return
+        if self.serving:  # livereload's inline script differs per request: no hash can match
+            log.info("Content-Security-Policy left out under `mkdocs serve` (live reload)")
+            return
+        applied = csp.apply_to_site(Path(config.site_dir))
+        log.info(f"Content-Security-Policy in {applied.pages} pages, "
+                 f"{applied.scripts} inline scripts allowed by hash")
 
     def on_serve(self, server: LiveReloadServer, /, *, config: MkDocsConfig,
                  builder: Any) -> LiveReloadServer:

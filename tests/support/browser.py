@@ -9,7 +9,10 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import json
+import re
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -150,11 +153,67 @@ def chromium(*, webgpu: bool = False, extra_args: Iterable[str] = ()) -> Iterato
             browser.close()
 
 
+#: Reports each Content-Security-Policy violation of a document (and of every later document of
+#: the page) to the binding ``__glCspViolation``; runs before the page's own scripts.
+CSP_LISTENER = """document.addEventListener('securitypolicyviolation', (e) => {
+  window.__glCspViolation(`${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'}`
+    + ` in ${e.sourceFile || e.documentURI}:${e.lineNumber} ${e.sample}`);
+}, true);"""
+
+
+def watch_csp(page, report) -> None:
+    """Call ``report(text)`` for every CSP violation in ``page``, across navigations."""
+    page.expose_function("__glCspViolation", lambda text: report(text))
+    page.add_init_script(CSP_LISTENER)
+
+
+#: A predicate written as a function: ``(x) => ...``, ``x => ...``, ``async ...``, ``function``.
+_FUNCTION = re.compile(r"^\s*(async\b|function\b|\([^()]*\)\s*=>|[\w$]+\s*=>)")
+
+_POLL = """async ([arg, timeout]) => {
+  const predicate = PREDICATE;
+  const deadline = performance.now() + timeout;
+  for (;;) {  // once per animation frame, like wait_for_function's default polling
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    const value = await predicate(arg);
+    if (value) return value;
+    if (performance.now() > deadline) throw new Error('gave up waiting for: ' + SOURCE);
+  }
+}"""
+
+
+def wait_until(page, predicate: str, arg: object = None, timeout: float = 30_000) -> object:
+    """``page.wait_for_function`` for pages with a Content-Security-Policy.
+
+    Playwright's own runs ``eval()`` on the predicate inside the page, which a policy without
+    ``'unsafe-eval'`` blocks (and reports as a violation). ``page.evaluate`` compiles through
+    DevTools, which no page policy governs: the predicate goes into the polling function's own
+    source. It polls once per animation frame, as ``wait_for_function`` does by default, so
+    the page has drawn a frame when it returns. A navigation while waiting (coi-serviceworker's reload) starts the wait again in the
+    new document, as ``wait_for_function`` does.
+    """
+    from playwright.sync_api import Error
+
+    body = predicate if _FUNCTION.match(predicate) else f"() => ({predicate})"
+    script = _POLL.replace("PREDICATE", body).replace("SOURCE", json.dumps(predicate))
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        left = max(deadline - time.monotonic(), 0.001) * 1000
+        try:
+            return page.evaluate(script, [arg, left])
+        except Error as error:
+            destroyed = "context was destroyed" in str(error) or "navigat" in str(error)
+            if not destroyed or time.monotonic() > deadline:
+                raise
+            page.wait_for_load_state("domcontentloaded")
+
+
 @dataclass
 class PageProbe:
     """Everything a page said or asked for that a reader would not want to see.
 
-    ``other_origin`` lists every request that left the site's origin (CDNs, fonts, analytics).
+    ``other_origin`` lists every request that left the site's origin (CDNs, fonts, analytics);
+    ``csp_violations`` every ``securitypolicyviolation`` event of the page's documents.
     """
 
     origin: str
@@ -162,11 +221,13 @@ class PageProbe:
     page_errors: list[str] = field(default_factory=list)
     requests: list[str] = field(default_factory=list)
     other_origin: list[str] = field(default_factory=list)
+    csp_violations: list[str] = field(default_factory=list)
 
     def attach(self, page) -> PageProbe:
         page.on("console", lambda m: self.console.append((m.type, m.text)))
         page.on("pageerror", lambda e: self.page_errors.append(str(e)))
         page.on("request", self._request)
+        watch_csp(page, self.csp_violations.append)
         return self
 
     def _request(self, request) -> None:
@@ -177,7 +238,8 @@ class PageProbe:
 
     @property
     def errors(self) -> list[str]:
-        return [text for kind, text in self.console if kind == "error"] + self.page_errors
+        return ([text for kind, text in self.console if kind == "error"] + self.page_errors
+                + [f"CSP violation: {text}" for text in self.csp_violations])
 
     @property
     def warnings(self) -> list[str]:
