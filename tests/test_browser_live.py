@@ -119,6 +119,14 @@ def test_every_model_runs_and_matches_the_reference(
         if (reference.get("reading") or {}).get("kind") == "classes" and reference["samples"][0]["label"]:
             assert state["answer"] == reference["samples"][0]["label"], name
             assert "✓ right" in page.inner_text(WIDGET + ' [data-le="reading"]')
+        # A float picture of a model without a picture input is drawn in grey, with its scale.
+        if ((reference.get("reading") or {}).get("kind") == "picture"
+                and page.get_attribute(WIDGET, "data-image-input") is None):
+            drawn = page.eval_on_selector(WIDGET + ' [data-le="reading"] canvas',
+                                          "c => [c.width, c.height]")
+            shown = next(o for o in reference["outputs"] if o["name"] == reference["reading"]["tensor"])
+            assert drawn == [int(d) for d in shown["dims"][-2:][::-1]], name
+            assert "picture: black" in page.inner_text(WIDGET + ' [data-le="reading"]'), name
         tolerance = json.loads((real_site.site / "models" / name / "reference.json").read_text())["tolerance"]
         assert float(state["maxAbsDiff"]) <= tolerance["atol"] or tolerance["rtol"] > 0
         # The WebGPU build has no ai.onnx.ml operators: such models go straight to WASM.

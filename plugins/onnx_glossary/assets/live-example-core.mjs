@@ -326,6 +326,31 @@ export function heatmapColour(value) {
   return [...rgb, Math.round(255 * (0.25 + 0.65 * v))];
 }
 
+/**
+ * A one-channel float picture [.., height, width] as grey RGBA bytes, scaled so that its
+ * smallest value is black and its largest white (all mid-grey when every value is the same).
+ * Returns {pixels, min, max}; NaN values are drawn black and stay out of min and max.
+ */
+export function greyPixels(values, height, width) {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < height * width; i++) {
+    const v = Number(values[i]);
+    if (Number.isNaN(v)) continue;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  const span = max - min;
+  const pixels = new Uint8ClampedArray(height * width * 4);
+  for (let i = 0; i < height * width; i++) {
+    const v = Number(values[i]);
+    const level = Number.isNaN(v) ? 0 : span > 0 ? (255 * (v - min)) / span : 128;
+    pixels.fill(level, 4 * i, 4 * i + 3);
+    pixels[4 * i + 3] = 255;
+  }
+  return { pixels, min, max };
+}
+
 /** The CSS gradient of the legend, from the same stops. */
 export function heatmapGradient() {
   return "linear-gradient(to right, " + HEATMAP_STOPS.map(([p, [r, g, b]]) =>

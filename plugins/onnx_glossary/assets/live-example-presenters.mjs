@@ -10,8 +10,8 @@
  * from a model or example.yml is set as text, never as markup.
  */
 import {
-  formatDims, formatPercent, formatValues, heatmapGradient, heatmapPixels, readClasses,
-  readValues,
+  formatDims, formatPercent, formatValue, formatValues, greyPixels, heatmapGradient,
+  heatmapPixels, readClasses, readValues,
 } from "./live-example-core.mjs";
 import { part } from "./live-example-dom.mjs";
 import { drawCells } from "./live-example-inputs.mjs";
@@ -134,6 +134,32 @@ function rgbaPicture(root, run) {
   }
 }
 
+/**
+ * A float output [.., 1, height, width] of a model without a picture input (an upsampling
+ * layer, say), drawn in grey from its smallest value (black) to its largest (white).
+ */
+function greyPicture(root, run, area) {
+  const output = readingOutput(run);
+  if (!output || run.reading.kind !== "picture" || root.dataset.imageInput) return;
+  const dims = output.dims.map(Number);
+  if (dims.length < 2 || dims.slice(0, -2).some((d) => d !== 1)) return;
+  const [height, width] = dims.slice(-2);
+  const { pixels, min, max } = greyPixels(output.values, height, width);
+  const canvas = element("canvas", "live-example__thumb");
+  canvas.width = width;
+  canvas.height = height;
+  canvas.getContext("2d").putImageData(new ImageData(pixels, width, height), 0, 0);
+  canvas.setAttribute("role", "img");
+  canvas.setAttribute("aria-label", "Output " + output.name + " as a " + height + "×" + width +
+                      " grey picture");
+  const figure = element("figure", "live-example__seen");
+  const caption = element("figcaption");
+  caption.append(identifier(output.name), " as a " + height + "×" + width + " picture: black " +
+                 formatValue(min) + ", white " + formatValue(max));
+  figure.append(canvas, caption);
+  area.appendChild(figure);
+}
+
 /** What the model saw of a drawing or a digit sample: its grid of numbers as a picture. */
 function drawingSeen(root, run, area) {
   if (root.dataset.inputKind !== "drawing") return;
@@ -152,7 +178,7 @@ function drawingSeen(root, run, area) {
   area.appendChild(figure);
 }
 
-const READINGS = [classes, values, drawingSeen];
+const READINGS = [classes, values, greyPicture, drawingSeen];
 const PRESENTERS = [valuesTable, rgbaPicture, heatmap];
 
 /** Show a run with every presenter; expose its outputs to tests (root.liveExampleOutputs). */
