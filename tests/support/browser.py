@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import os
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -29,6 +30,10 @@ CHROMIUM_FLAGS = (
     "--disable-component-update",
     "--disable-sync",
 )
+
+#: What GitHub Pages sends with every file: ten minutes fresh, then revalidated (ETag,
+#: Last-Modified). The default of :class:`StaticServer` is ``no-store`` (every test starts cold).
+GITHUB_PAGES_CACHE = "max-age=600"
 
 #: A software WebGPU adapter (SwiftShader): tests the WebGPU path, says nothing about speed.
 WEBGPU_FLAG = "--enable-unsafe-webgpu"
@@ -70,12 +75,27 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         if url_path in self.state.missing:
             self.send_error(404, "Not Found")
             return None
+        self._etag = self._validator(self.translate_path(self.path))
+        if self._etag and self._etag in self.headers.get("If-None-Match", ""):
+            self.send_response(304)  # revalidated: the browser keeps its copy
+            self.end_headers()
+            return None
         return super().send_head()
+
+    def _validator(self, path: str) -> str | None:
+        """An ETag from the file's size and modification time, like a static host's."""
+        if self.state.cache_control == "no-store" or not os.path.isfile(path):
+            return None
+        stat = os.stat(path)
+        return f'"{stat.st_size:x}-{stat.st_mtime_ns:x}"'
 
     def end_headers(self) -> None:
         for name, value in self.state.headers.items():
             self.send_header(name, value)
-        self.send_header("Cache-Control", "no-store")
+        self.send_header("Cache-Control", self.state.cache_control)
+        etag = getattr(self, "_etag", None)
+        if etag:  # the standard handler sends Last-Modified and answers If-Modified-Since
+            self.send_header("ETag", etag)
         super().end_headers()
 
     def log_message(self, format: str, *args) -> None:
@@ -88,11 +108,15 @@ class StaticServer:
 
     ``headers`` are added to every response (e.g. :data:`ISOLATION_HEADERS`); URL paths in
     ``missing`` answer 404 (fault tests); ``requests`` records every path asked for.
+    ``cache_control`` is sent with every file; anything but ``no-store`` (e.g.
+    :data:`GITHUB_PAGES_CACHE`) also sends ETag and Last-Modified and answers revalidations
+    with 304, as GitHub Pages does.
     """
 
     root: Path
     prefix: str = "/"
     headers: dict[str, str] = field(default_factory=dict)
+    cache_control: str = "no-store"
     missing: set[str] = field(default_factory=set)
     requests: list[str] = field(default_factory=list)
 
