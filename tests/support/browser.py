@@ -10,6 +10,7 @@ import contextlib
 import functools
 import http.server
 import os
+import sys
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -102,6 +103,15 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _QuietServer(http.server.ThreadingHTTPServer):
+    """A browser that cancels a download (the widget reads only the headers of a response
+    it may not keep) resets the connection: that is not an error of the site."""
+
+    def handle_error(self, request, client_address) -> None:  # type: ignore[no-untyped-def]
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 @dataclass
 class StaticServer:
     """A threaded HTTP server on 127.0.0.1 (random port) serving ``root`` at ``prefix``.
@@ -124,7 +134,7 @@ class StaticServer:
         if not (self.prefix.startswith("/") and self.prefix.endswith("/")):
             raise ValueError(f"prefix must start and end with '/': {self.prefix!r}")
         handler = functools.partial(_Handler, server_state=self)
-        self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd = _QuietServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 

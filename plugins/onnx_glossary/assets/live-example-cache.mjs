@@ -6,9 +6,10 @@
  * compiles it with WebAssembly.instantiateStreaming from its URL while it arrives, and Chromium
  * keeps the compiled code for the next visit (its WebAssembly code cache only serves modules
  * streamed from a URL whose response comes from the HTTP cache). The widget learns what it
- * needs without holding the bytes: a fetch with cache "only-if-cached" says whether the file
- * is in the browser's cache (then there is nothing to count), and on a cold visit a second
- * reader of the same response counts the bytes for the progress bar and drops them.
+ * needs without holding the bytes: it fetches the same URL itself, which tells it that the file
+ * is there (a readable error otherwise, before the runtime starts), and counts the bytes for the
+ * progress bar and drops them. The HTTP cache gives both readers one download; a response the
+ * browser may not keep (no-store) is not read twice: the bar then only says "downloading".
  *
  * The persistent cache (plugin option persistent_cache) is the Cache API, managed here: each
  * file is stored under its URL with the build's content hash (?sha256=...), so a new build is
@@ -20,7 +21,7 @@ const CACHE_NAME = "onnx-glossary-live-examples";
 // This module sits in <site>/assets/onnx_glossary/: entries under the site root are this site's
 // (project sites of one GitHub user share an origin, hence the Cache API too).
 const SITE_ROOT = new URL("../../", import.meta.url).href;
-const FROM_BROWSER_CACHE = "from the browser's cache";
+const LOADED = "loaded";
 const FROM_SITE_CACHE = "from this site's cache";
 
 const prepared = new Map(); // .wasm URL -> Promise of {binary}, kept across Runs
@@ -43,32 +44,29 @@ export function prepareWasm(root, url, backend, onProgress) {
     promise.catch(() => prepared.delete(url)); // the next Run tries again
     prepared.set(url, promise);
   } else {
-    onProgress(FROM_BROWSER_CACHE);
+    onProgress(LOADED); // an earlier Run of this page loaded it
   }
   return prepared.get(url);
 }
 
 async function locateWasm(root, url, digest, onProgress) {
-  if (await inBrowserCache(url)) {
-    onProgress(FROM_BROWSER_CACHE);
-    return { binary: null };
-  }
-  const store = digests(root) && digest ? await caches.open(CACHE_NAME) : null;
+  const what = "the runtime " + url.split("/").pop();
+  const store = digest ? await caches.open(CACHE_NAME) : null;
   const key = store && core.cacheKey(url, digest);
   const hit = store && await store.match(key);
   if (hit) {
     onProgress(FROM_SITE_CACHE);
     return { binary: new Uint8Array(await hit.arrayBuffer()) };
   }
-  const what = "the runtime " + url.split("/").pop();
-  if (store) { // cold, and kept for later: the bytes are needed once anyway
+  if (store) { // kept for later: the bytes are needed once anyway
     const bytes = await core.fetchBytes(url, what, onProgress);
     await keep(store, key, bytes, "application/wasm");
     return { binary: bytes };
   }
   const response = await core.openResponse(url, what);
   if (core.browserMayKeep(response.headers.get("Cache-Control"))) {
-    // The browser shares this download with Emscripten's fetch of the same URL: count it.
+    // The browser's HTTP cache shares this download (or its copy) with Emscripten's fetch of
+    // the same URL: count the bytes as they pass, keep none of them.
     core.readBody(response, onProgress, false).catch(() => {});
   } else {
     // Reading it would download it twice: let Emscripten have it, without a byte count.
@@ -76,17 +74,6 @@ async function locateWasm(root, url, digest, onProgress) {
     onProgress("downloading");
   }
   return { binary: null };
-}
-
-/** Whether the browser's HTTP cache holds the file (fresh or not): no network is used. */
-async function inBrowserCache(url) {
-  try {
-    const response = await fetch(url, { cache: "only-if-cached", mode: "same-origin" });
-    response.body?.cancel().catch(() => {});
-    return response.ok;
-  } catch {
-    return false; // not cached: fetch rejects (Chromium) or answers 504 (the standard)
-  }
 }
 
 /** A model or reference file's bytes, from the persistent cache when it holds this build's. */
