@@ -141,7 +141,7 @@ def visit(page, url: str, button: str) -> float:  # type: ignore[no-untyped-def]
     match = page.eval_on_selector("[data-match]", "e => e.dataset.match")
     elapsed = page.evaluate("window.benchEnd - window.benchStart")
     # Let the Run finish (timings) and the browser write its caches before the next visit.
-    page.wait_for_selector('[data-state="done"]', timeout=120_000)
+    page.wait_for_selector('[data-state="done"]', state="attached", timeout=120_000)
     page.wait_for_timeout(1500)
     if match != "true" or probe.other_origin:
         raise SystemExit(f"{url}: result not verified ({match}) or other-origin requests")
