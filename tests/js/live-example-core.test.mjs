@@ -209,8 +209,16 @@ describe("timeRuns", () => {
     assert.equal(result.group, 8);
     assert.equal(result.times.length, TIMING.runs);
     assert.ok(result.times.every((t) => t === 0.25));
-    assert.equal(model.calls(), 8 + TIMING.runs * 8);
+    assert.equal(model.calls(), TIMING.calibrations * 8 + TIMING.runs * 8);
     assert.equal(result.outputs, model.calls()); // the last run's outputs
+  });
+  test("one slow run while sizing the groups does not decide the group size", async () => {
+    let clock = 0;
+    let calls = 0;
+    const runOnce = async () => { clock += calls++ === 0 ? 3 : 0.25; return calls; };
+    const result = await timeRuns(runOnce, () => clock, timing);
+    assert.equal(result.group, 8);
+    assert.ok(result.times.every((t) => t === 0.25));
   });
   test("a model slower than the group time is timed run by run", async () => {
     const model = fake(5);

@@ -286,20 +286,31 @@ function runtimeFiles(root) {
   return JSON.parse(root.dataset.runtimeFiles || "{}");
 }
 
-/* A progress bar shared by downloads running at once: track(label) gives one its callback. */
+/*
+ * A progress bar shared by downloads running at once: track(label) gives one its callback.
+ * The bar is redrawn once per frame at most, however many chunks arrive.
+ */
 function progressBar(root) {
   const bar = part(root, "progress-bar");
   const items = {};
+  let drawing = false;
+  const draw = () => {
+    drawing = false;
+    const summary = core.progressSummary(items);
+    bar.max = summary.max;
+    bar.value = summary.value;
+    setText(root, "progress-text", summary.text);
+  };
   part(root, "progress").hidden = false;
   return function track(label) {
     items[label] = [0, 0];
     // onProgress(received, total), or onProgress(phrase) when no bytes are counted.
     return function onProgress(received, total) {
       items[label] = typeof received === "string" ? received : [received, total];
-      const summary = core.progressSummary(items);
-      bar.max = summary.max;
-      bar.value = summary.value;
-      setText(root, "progress-text", summary.text);
+      if (!drawing) {
+        drawing = true;
+        requestAnimationFrame(draw);
+      }
     };
   };
 }
