@@ -65,6 +65,21 @@ def build_site(config_file: Path, *, strict: bool = False, site_dir: Path | None
     return Built(site, handler.messages, aborted, config.plugins.get("glossary"))
 
 
+def variant_config(root: Path, **options: object) -> Path:
+    """A copy of this repository's mkdocs.yml in ``root`` with extra glossary plugin options
+    (e.g. ``persistent_cache=True``); every path still points into the repository."""
+    text = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    extra = "".join(f"      {name}: {str(value).lower() if isinstance(value, bool) else value}\n"
+                    for name, value in options.items())
+    text = text.replace("      set_name:", f"{extra}      node_modules: {REPO / 'node_modules'}\n"
+                        "      set_name:")
+    text = text.replace("glossary_dir: glossary", f"glossary_dir: {REPO / 'glossary'}")
+    text = text.replace("models_dir: models", f"models_dir: {REPO / 'models'}")
+    config = root / "mkdocs.yml"
+    config.write_text(text + f"docs_dir: {REPO / 'docs'}\n", encoding="utf-8")
+    return config
+
+
 MKDOCS_YML = """\
 site_name: Tiny glossary
 site_url: https://example.github.io/repo/

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .sitebuild import REPO, Built, build_site
+from .sitebuild import Built, build_site, variant_config
 from .support.browser import PageProbe, StaticServer, chromium, wait_until
 
 pytestmark = pytest.mark.browser
@@ -17,13 +17,7 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def isolated_site(tmp_path_factory: pytest.TempPathFactory) -> Built:
     root = tmp_path_factory.mktemp("coi")
-    config = root / "mkdocs.yml"
-    text = (REPO / "mkdocs.yml").read_text()
-    text = text.replace("      set_name:", "      cross_origin_isolation: true\n"
-                        f"      node_modules: {REPO / 'node_modules'}\n      set_name:")
-    text = text.replace("glossary_dir: glossary", f"glossary_dir: {REPO / 'glossary'}")
-    text = text.replace("models_dir: models", f"models_dir: {REPO / 'models'}")
-    config.write_text(text + f"docs_dir: {REPO / 'docs'}\n")
+    config = variant_config(root, cross_origin_isolation=True)
     built = build_site(config, strict=True, site_dir=root / "site")
     assert not built.aborted, built.warnings
     return built

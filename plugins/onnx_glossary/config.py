@@ -34,6 +34,12 @@ class GlossaryConfig(base.Config):
     live_examples = c.Type(bool, default=True)
     """Add a Run widget to model pages (onnxruntime-web, loaded only when Run is pressed)."""
 
+    persistent_cache = c.Type(bool, default=False)
+    """Keep the runtime's ``.wasm``, the models and their reference outputs in the reader's
+    browser across days (the Cache API), after the first Run. Each file is stored under its
+    content hash, computed at build time, so a new build is never served stale; the widget
+    shows how much is kept, with a button to clear it. Off: the browser's HTTP cache only."""
+
     cross_origin_isolation = c.Type(bool, default=False)
     """Install coi-serviceworker at the site root so hosts without COOP/COEP headers (GitHub
     Pages) get a cross-origin isolated page, hence WASM threads. Costs one reload on the first

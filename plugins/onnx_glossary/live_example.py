@@ -280,9 +280,14 @@ def _number_text(value: float) -> str:
 
 
 def widget_context(
-    facts: _Facts, reference: Mapping[str, Any], model_base_url: str
+    facts: _Facts, reference: Mapping[str, Any], model_base_url: str,
+    cache: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Values for ``templates/live_example.html`` (plain text; the template escapes them)."""
+    """Values for ``templates/live_example.html`` (plain text; the template escapes them).
+
+    ``cache``: the content hashes that key the persistent cache (``model``, ``reference`` and
+    ``wasm`` per backend); None when the site keeps nothing.
+    """
     base = model_base_url if model_base_url.endswith("/") else model_base_url + "/"
     image = reference.get("image")
     tol = tolerance(reference)
@@ -329,6 +334,7 @@ def widget_context(
         "overrides": free_dimension_overrides(facts, reference),
         # The .wasm each backend's bundle loads: the widget downloads it with progress.
         "runtime_files": {backend: bundle.wasm for backend, bundle in BUNDLES.items()},
+        "cache": dict(cache) if cache else None,
         # Named real inputs (the first is the default), how the reader makes input, and how
         # the answer reads: see example_spec. Shown before Run, so read from the reference here.
         "samples": samples,
@@ -341,8 +347,9 @@ def widget_context(
 
 
 def render_live_example(
-    facts: _Facts, reference: Mapping[str, Any], model_base_url: str, env: Environment | None = None
+    facts: _Facts, reference: Mapping[str, Any], model_base_url: str, env: Environment | None = None,
+    cache: Mapping[str, Any] | None = None,
 ) -> Markup:
     """The widget's HTML for a page; ``model_base_url`` leads from that page to the model folder."""
     template = (env or environment()).get_template("live_example.html")  # autoescape on
-    return Markup(template.render(widget_context(facts, reference, model_base_url)))
+    return Markup(template.render(widget_context(facts, reference, model_base_url, cache)))

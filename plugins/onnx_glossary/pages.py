@@ -8,6 +8,7 @@ file. Every link goes through :class:`~.urls.SiteUrls`. Pure: no MkDocs imports.
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -55,6 +56,8 @@ class Pages:
     urls: SiteUrls = field(default_factory=SiteUrls)
     set_name: str = "Glossary"
     live: bool = True  # live examples on model pages and term pages
+    # Persistent cache on: the content hash of each backend's .wasm (runtime.wasm_digests).
+    wasm_digests: dict[str, str] | None = None
     env: Environment = field(default_factory=environment)
     #: After :meth:`model_files`: the term slugs each model page links to, by page path.
     model_term_links: dict[str, set[str]] = field(default_factory=dict)
@@ -174,7 +177,12 @@ class Pages:
 
     def _widget(self, entry: ModelEntry, from_uri: str | None) -> Markup:
         folder = self.urls.between(from_uri, f"{MODELS_URI}/{entry.name}/")
-        return render_live_example(entry.facts, entry.reference or {}, folder, self.env)
+        cache = None
+        if self.wasm_digests is not None and entry.reference_json is not None:
+            # The keys of the persistent cache: the bytes the site serves, hashed at build time.
+            cache = {"model": entry.facts.sha256, "wasm": self.wasm_digests,
+                     "reference": hashlib.sha256(entry.reference_json.encode("utf-8")).hexdigest()}
+        return render_live_example(entry.facts, entry.reference or {}, folder, self.env, cache)
 
 
 _CODE_PANEL = '<div class="live-example__code">'

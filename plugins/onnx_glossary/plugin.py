@@ -30,7 +30,7 @@ from .markdown_ext import GlossaryExtension, SiteContext
 from .pages import GLOSSARY_INDEX_URI, Pages
 from .problems import Problem, shown_path
 from .render import environment
-from .runtime import import_map
+from .runtime import import_map, wasm_digests
 from .urls import SiteUrls
 
 log = get_plugin_logger(__name__)
@@ -72,7 +72,8 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         self.analysis_cache.directory = self.root / self.config.cache_dir
         self.pages = Pages(urls=SiteUrls(config.use_directory_urls, config.site_url),
                            set_name=self.config.set_name, live=self.config.live_examples,
-                           env=environment(config.theme.custom_dir))
+                           env=environment(config.theme.custom_dir),
+                           wasm_digests=self._wasm_digests())
         # A site may also list the extension (other hosts need it): the plugin's instance,
         # which shares the plugin's loaded glossary, replaces it, so nothing loads twice.
         for name in EXTENSION_NAMES:
@@ -184,6 +185,13 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         self.packages = resolved.roots
         if "onnxruntime-web" in self.packages:  # its parent holds it, like a node_modules
             self.node_modules = self.packages["onnxruntime-web"].parent
+
+    def _wasm_digests(self) -> dict[str, str] | None:
+        """With persistent_cache on, the content hashes of the runtime's .wasm files."""
+        ort = self.packages.get("onnxruntime-web")
+        if not (self.config.persistent_cache and self.config.live_examples and ort):
+            return None
+        return wasm_digests(ort / "dist")
 
     def _load_models(self) -> None:
         models_dir = Path(self.config.models_dir) if self.config.models_dir else None

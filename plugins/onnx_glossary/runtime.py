@@ -6,6 +6,7 @@ run in onnxruntime-web" is decided here, once, as :class:`~.problems.Finding` va
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +59,20 @@ BUNDLES: dict[str, Bundle] = {
 def runtime_files() -> list[str]:
     """Every file of ``onnxruntime-web/dist`` the site publishes."""
     return [name for bundle in BUNDLES.values() for name in (bundle.module, bundle.wasm)]
+
+
+def file_digest(path: Path) -> str:
+    """The content hash that keys a file in the widget's persistent cache (hex SHA-256)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        while chunk := stream.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def wasm_digests(dist: Path) -> dict[str, str]:
+    """Per backend, the content hash of the .wasm its bundle loads, from ``dist``."""
+    return {backend: file_digest(dist / bundle.wasm) for backend, bundle in BUNDLES.items()}
 
 
 def import_map(ort_url: str) -> dict[str, dict[str, str]]:

@@ -4,9 +4,10 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import {
-  TIMING, checkText, compare, compareOutputs, errorMessage, fetchBytes, formatBytes, formatDims,
-  formatMs, formatValue, formatValues, joinChunks, median, progressSummary, runtimeFile,
-  sameBytes, sameDims, timeRuns, timingsText, toNumbers,
+  TIMING, browserMayKeep, cacheKey, cacheText, checkText, compare, compareOutputs, errorMessage,
+  fetchBytes, formatBytes, formatDims, formatMs, formatValue, formatValues, joinChunks, median,
+  openResponse, percentile, progressSummary, readBody, runtimeFile, sameBytes, sameDims,
+  staleKeys, timeRuns, timingsText, toNumbers,
 } from "../../plugins/onnx_glossary/assets/live-example-core.mjs";
 
 describe("median", () => {
@@ -208,8 +209,16 @@ describe("timeRuns", () => {
     assert.equal(result.group, 8);
     assert.equal(result.times.length, TIMING.runs);
     assert.ok(result.times.every((t) => t === 0.25));
-    assert.equal(model.calls(), 8 + TIMING.runs * 8);
+    assert.equal(model.calls(), TIMING.calibrations * 8 + TIMING.runs * 8);
     assert.equal(result.outputs, model.calls()); // the last run's outputs
+  });
+  test("one slow run while sizing the groups does not decide the group size", async () => {
+    let clock = 0;
+    let calls = 0;
+    const runOnce = async () => { clock += calls++ === 0 ? 3 : 0.25; return calls; };
+    const result = await timeRuns(runOnce, () => clock, timing);
+    assert.equal(result.group, 8);
+    assert.ok(result.times.every((t) => t === 0.25));
   });
   test("a model slower than the group time is timed run by run", async () => {
     const model = fake(5);
@@ -238,9 +247,29 @@ describe("timeRuns", () => {
     assert.equal(result.outputs, "out");
     assert.ok(result.times.length >= TIMING.minRuns && result.times.every((t) => t === 10));
   });
-  test("the timings line counts every timed run", () => {
+  test("the timings line: first run, median, p90 and every timed run counted", () => {
     assert.equal(timingsText({ createMs: 471.2, firstMs: 9.4, times: [0.05, 0.04, 0.03], group: 8 }),
-                 "session 471 ms · first run 9.40 ms · median 0.04 ms (24 runs)");
+                 "session 471 ms · first run 9.40 ms · median 0.04 ms · p90 0.05 ms · 24 runs");
+  });
+});
+
+describe("percentile", () => {
+  test("interpolates between the nearest ranks, like numpy", () => {
+    assert.equal(percentile([1, 2, 3, 4, 5], 90), 4.6);
+    assert.equal(percentile([10, 20], 50), 15);
+    assert.equal(percentile([3, 1, 2], 50), median([3, 1, 2]));
+  });
+  test("0 and 100 are the extremes; out-of-range p is clamped", () => {
+    assert.equal(percentile([5, 1, 9], 0), 1);
+    assert.equal(percentile([5, 1, 9], 100), 9);
+    assert.equal(percentile([5, 1, 9], 250), 9);
+  });
+  test("one value is every percentile; no values: NaN; the input stays unsorted", () => {
+    assert.equal(percentile([7], 90), 7);
+    assert.ok(Number.isNaN(percentile([], 90)));
+    const times = [3, 1, 2];
+    percentile(times, 90);
+    assert.deepEqual(times, [3, 1, 2]);
   });
 });
 
@@ -251,9 +280,42 @@ describe("progressSummary", () => {
       value: 1_000_500, max: 14_201_000, text: "runtime 1.0 MB of 14.2 MB · model 0.5 kB of 1.0 kB",
     });
   });
+  test("a phrase instead of bytes: listed, and left out of the bar", () => {
+    const summary = progressSummary({ runtime: "from the browser's cache", model: [500, 1000] });
+    assert.deepEqual(summary, {
+      value: 500, max: 1000, text: "runtime from the browser's cache · model 0.5 kB of 1.0 kB",
+    });
+  });
   test("an unknown total says only what arrived, and max is never 0", () => {
     assert.deepEqual(progressSummary({ model: [0, 0] }), { value: 0, max: 1, text: "model 0.0 kB" });
     assert.deepEqual(progressSummary({}), { value: 0, max: 1, text: "" });
+  });
+});
+
+describe("the persistent cache's keys", () => {
+  test("a file's key is its URL with the content hash as the only query", () => {
+    assert.equal(cacheKey("https://a.io/site/models/x/model.onnx", "ab12"),
+                 "https://a.io/site/models/x/model.onnx?sha256=ab12");
+    assert.equal(cacheKey("https://a.io/m.onnx?v=1#top", "cd"), "https://a.io/m.onnx?sha256=cd");
+  });
+  test("storing a file makes its keys under other hashes stale, and nothing else", () => {
+    const fresh = cacheKey("https://a.io/s/model.onnx", "new");
+    const keys = [cacheKey("https://a.io/s/model.onnx", "old"), fresh,
+                  cacheKey("https://a.io/s/reference.json", "old"),
+                  cacheKey("https://a.io/t/model.onnx", "old")];
+    assert.deepEqual(staleKeys(keys, fresh), [keys[0]]);
+    assert.deepEqual(staleKeys([fresh], fresh), []);
+  });
+  test("the cache line", () => {
+    assert.equal(cacheText(14_241_143), "cached 14.2 MB");
+    assert.equal(cacheText(0), "nothing cached");
+  });
+  test("no-store forbids keeping a response; other directives do not", () => {
+    assert.equal(browserMayKeep("no-store"), false);
+    assert.equal(browserMayKeep("private, No-Store"), false);
+    assert.equal(browserMayKeep("max-age=600"), true);
+    assert.equal(browserMayKeep("no-cache"), true);
+    assert.equal(browserMayKeep(null), true);
   });
 });
 
@@ -303,6 +365,19 @@ describe("fetchBytes", () => {
     const offline = async () => { throw new TypeError("Failed to fetch"); };
     await assert.rejects(fetchBytes("/m.onnx", "the model", () => {}, offline),
                          { message: "Could not download the model (/m.onnx): Failed to fetch" });
+  });
+  test("counting without keeping: progress as before, only the number comes back", async () => {
+    const progress = [];
+    const response = await openResponse("w.wasm", "the runtime", respond([[1, 2], [3, 4, 5]]));
+    assert.equal(await readBody(response, (r, t) => progress.push([r, t]), false), 5);
+    assert.deepEqual(progress, [[2, 2], [5, 5], [5, 5]]);
+  });
+  test("a response is open once its status is known, before its body is read", async () => {
+    const response = await openResponse("w.wasm", "the runtime", respond([[1]]));
+    assert.equal(response.bodyUsed, false);
+    await assert.rejects(openResponse("w.wasm", "the runtime",
+                                      async () => new Response("", { status: 500, statusText: "Oops" })),
+                         { message: "Could not download the runtime: HTTP 500 Oops for w.wasm" });
   });
 });
 

@@ -10,7 +10,9 @@ import contextlib
 import functools
 import http.server
 import json
+import os
 import re
+import sys
 import threading
 import time
 from collections.abc import Iterable, Iterator
@@ -32,6 +34,10 @@ CHROMIUM_FLAGS = (
     "--disable-component-update",
     "--disable-sync",
 )
+
+#: What GitHub Pages sends with every file: ten minutes fresh, then revalidated (ETag,
+#: Last-Modified). The default of :class:`StaticServer` is ``no-store`` (every test starts cold).
+GITHUB_PAGES_CACHE = "max-age=600"
 
 #: A software WebGPU adapter (SwiftShader): tests the WebGPU path, says nothing about speed.
 WEBGPU_FLAG = "--enable-unsafe-webgpu"
@@ -73,16 +79,40 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         if url_path in self.state.missing:
             self.send_error(404, "Not Found")
             return None
+        self._etag = self._validator(self.translate_path(self.path))
+        if self._etag and self._etag in self.headers.get("If-None-Match", ""):
+            self.send_response(304)  # revalidated: the browser keeps its copy
+            self.end_headers()
+            return None
         return super().send_head()
+
+    def _validator(self, path: str) -> str | None:
+        """An ETag from the file's size and modification time, like a static host's."""
+        if self.state.cache_control == "no-store" or not os.path.isfile(path):
+            return None
+        stat = os.stat(path)
+        return f'"{stat.st_size:x}-{stat.st_mtime_ns:x}"'
 
     def end_headers(self) -> None:
         for name, value in self.state.headers.items():
             self.send_header(name, value)
-        self.send_header("Cache-Control", "no-store")
+        self.send_header("Cache-Control", self.state.cache_control)
+        etag = getattr(self, "_etag", None)
+        if etag:  # the standard handler sends Last-Modified and answers If-Modified-Since
+            self.send_header("ETag", etag)
         super().end_headers()
 
     def log_message(self, format: str, *args) -> None:
         pass
+
+
+class _QuietServer(http.server.ThreadingHTTPServer):
+    """A browser that cancels a download (the widget reads only the headers of a response
+    it may not keep) resets the connection: that is not an error of the site."""
+
+    def handle_error(self, request, client_address) -> None:  # type: ignore[no-untyped-def]
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 @dataclass
@@ -91,11 +121,15 @@ class StaticServer:
 
     ``headers`` are added to every response (e.g. :data:`ISOLATION_HEADERS`); URL paths in
     ``missing`` answer 404 (fault tests); ``requests`` records every path asked for.
+    ``cache_control`` is sent with every file; anything but ``no-store`` (e.g.
+    :data:`GITHUB_PAGES_CACHE`) also sends ETag and Last-Modified and answers revalidations
+    with 304, as GitHub Pages does.
     """
 
     root: Path
     prefix: str = "/"
     headers: dict[str, str] = field(default_factory=dict)
+    cache_control: str = "no-store"
     missing: set[str] = field(default_factory=set)
     requests: list[str] = field(default_factory=list)
 
@@ -103,7 +137,7 @@ class StaticServer:
         if not (self.prefix.startswith("/") and self.prefix.endswith("/")):
             raise ValueError(f"prefix must start and end with '/': {self.prefix!r}")
         handler = functools.partial(_Handler, server_state=self)
-        self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd = _QuietServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 

@@ -10,8 +10,15 @@
  * fetched before Run.
  *
  * The parts: live-example-core.mjs (pure helpers, unit-tested under node), -inputs.mjs (where
- * the input comes from), -presenters.mjs (how outputs are shown), -dom.mjs (shared helpers).
+ * the input comes from), -presenters.mjs (how outputs are shown), -cache.mjs (downloads and
+ * the persistent cache), -dom.mjs (shared helpers).
+ *
+ * Test hook: window.onnxLiveExample.stats counts the sessions created and released; a page
+ * may set window.onnxLiveExample.afterTimings to an async function, called with the session,
+ * its feeds and the widget's timings before the session is released (the benchmark's bare
+ * loop uses it).
  */
+import { clearCache, fileBytes, prepareWasm, showCacheLine } from "./live-example-cache.mjs";
 import * as core from "./live-example-core.mjs";
 import { part, setState, setText } from "./live-example-dom.mjs";
 import {
@@ -27,25 +34,27 @@ const RESULT_KEYS = [
   "shippedMatch", "shippedMaxAbsDiff",
 ];
 
-const wasmCache = new Map(); // .wasm file name -> Promise<Uint8Array>, kept across Runs
+const stats = { sessionsCreated: 0, sessionsReleased: 0 };
+if (globalThis.onnxLiveExample) globalThis.onnxLiveExample.stats = stats;
 
-/* One Run, as the reader sees it happen. */
+/* One Run, as the reader sees it happen: the checked result first, the timings after it. */
 async function run(root) {
   resetUi(root);
   let session = null;
   try {
     const input = currentInput(root);
     root.dataset.sample = input.source === "own" ? "own" : String(input.index);
-    const example = await importExample(root);
+    const started = startDownloads(root);
+    const example = await started.example;
     const choice = await chooseBackend(root, example);
-    const downloaded = await download(root, example, choice.backend);
+    const downloaded = await download(root, example, choice.backend, started);
     const { args, pinned } = feedArgs(root, input, example, downloaded.reference);
     const created = await createSession(root, example, downloaded, choice, pinned);
     session = created.session;
     const feeds = await example.makeFeeds(created.ort, ...args);
     const pixelNote = checkSamplePixels(root, feeds, downloaded.reference, input);
-    const outputs = await timeRuns(root, created, feeds);
-    const check = compareOutputs(root, outputs, downloaded.reference, input);
+    const first = await firstRun(root, created, feeds);
+    const check = compareOutputs(root, first.outputs, downloaded.reference, input);
     presentOutputs(root, {
       results: check.results,
       reading: downloaded.reference.reading || null,
@@ -53,7 +62,9 @@ async function run(root) {
       label: input.source === "sample" ? sampleLabel(downloaded.reference, input.index) : null,
       fed: plainTensors(feeds),
     });
-    showResult(root, created.backend, check, pixelNote, input);
+    const verdict = showResult(root, created.backend, check, pixelNote, input);
+    await timeRuns(root, created, feeds, first.ms);
+    setState(root, "done", verdict);
   } catch (error) {
     showError(root, error);
   } finally {
@@ -76,9 +87,23 @@ function resetUi(root) {
   setState(root, "loading", "Loading…");
 }
 
-/* The very module the page shows as code. */
-function importExample(root) {
-  return import(widgetUrl(root, "exampleUrl"));
+/*
+ * Everything that does not depend on the backend, at once: the very module the page shows as
+ * code, the model (with progress) and the reference outputs.
+ */
+function startDownloads(root) {
+  const track = progressBar(root);
+  const started = {
+    example: import(widgetUrl(root, "exampleUrl")),
+    model: fileBytes(root, widgetUrl(root, "modelUrl"), "model", "the model", track("model")),
+    reference: fileBytes(root, widgetUrl(root, "referenceUrl"), "reference",
+                         "the reference outputs", () => {})
+      .then((bytes) => JSON.parse(new TextDecoder().decode(bytes))),
+    track,
+  };
+  // Awaited later, in download(); until then a failure must not count as unhandled.
+  for (const key of ["model", "reference"]) started[key].catch(() => {});
+  return started;
 }
 
 async function chooseBackend(root, example) {
@@ -90,26 +115,25 @@ async function chooseBackend(root, example) {
   return choice;
 }
 
-/* The runtime, its .wasm, the model and the reference at once, under one progress bar. */
-async function download(root, example, backend) {
-  const track = progressBar(root);
-  const wasmFile = core.runtimeFile(runtimeFiles(root), backend);
+/* The backend's runtime and its .wasm, joined to the downloads already under way. */
+async function download(root, example, backend, started) {
+  const wasmUrl = ORT_BASE + core.runtimeFile(runtimeFiles(root), backend);
   const [ort, wasm, model, reference] = await Promise.all([
     example.loadRuntime(backend),
-    wasmBytes(wasmFile, track("runtime")),
-    core.fetchBytes(widgetUrl(root, "modelUrl"), "the model", track("model")),
-    core.fetchBytes(widgetUrl(root, "referenceUrl"), "the reference outputs", () => {})
-      .then((bytes) => JSON.parse(new TextDecoder().decode(bytes))),
+    prepareWasm(root, wasmUrl, backend, started.track("runtime")),
+    started.model,
+    started.reference,
   ]);
   return { ort, wasm, model, reference };
 }
 
 async function createSession(root, example, { ort, wasm, model }, choice, pinned) {
-  // Hand ort the .wasm we downloaded (with progress) instead of letting it fetch it again.
-  ort.env.wasm.wasmBinary = wasm;
+  // Bytes only when they came from the persistent cache; else Emscripten streams the URL.
+  if (wasm.binary) ort.env.wasm.wasmBinary = wasm.binary;
   setState(root, "loading", "Creating the session…");
   const started = performance.now();
   const created = await example.createSession(ort, choice.backend, model, pinned);
+  stats.sessionsCreated++;
   const createMs = performance.now() - started;
   const threads = String(created.ort.env.wasm.numThreads);
   root.dataset.backend = created.backend;
@@ -149,18 +173,23 @@ function checkSamplePixels(root, feeds, reference, input) {
     : "The browser decoded the picture to other pixels than the build did. ";
 }
 
-/* The first run alone, then the median of many; returns the last run's outputs. */
-async function timeRuns(root, { session, createMs }, feeds) {
+/* The first run alone: its outputs are the ones checked and shown. */
+async function firstRun(root, { session }, feeds) {
   setState(root, "running", "Running…");
   const started = performance.now();
-  await session.run(feeds);
-  const firstMs = performance.now() - started;
+  const outputs = await session.run(feeds);
+  return { outputs, ms: performance.now() - started };
+}
+
+/* Then the median of many runs, after the result is on the page. */
+async function timeRuns(root, { session, createMs }, feeds, firstMs) {
   const timed = await core.timeRuns(() => session.run(feeds), () => performance.now());
   root.dataset.medianMs = String(core.median(timed.times));
   setText(root, "timings", core.timingsText({
     createMs, firstMs, times: timed.times, group: timed.group,
   }));
-  return timed.outputs;
+  const hook = globalThis.onnxLiveExample && globalThis.onnxLiveExample.afterTimings;
+  if (typeof hook === "function") await hook({ session, feeds, ...timed });
 }
 
 /* Outputs as plain values, each with its verdict against the reference (none for own input). */
@@ -193,11 +222,12 @@ function compareOutputs(root, outputs, reference, input) {
   return { ...check, results, onnxruntime: reference.onnxruntime, shipped };
 }
 
+/* The checked result, on the page before the timings; returns the line to end the Run with. */
 function showResult(root, backend, check, pixelNote, input) {
   if (!input.hasReference) {
     setText(root, "check", input.noReference.check);
-    setState(root, "done", "Done on " + backend + ".");
-    return;
+    setText(root, "state", "Ran on " + backend + "; timing…");
+    return "Done on " + backend + ".";
   }
   const pass = check.pass && !pixelNote;
   root.dataset.maxAbsDiff = String(check.maxAbs);
@@ -217,9 +247,11 @@ function showResult(root, backend, check, pixelNote, input) {
       (shipped.pass ? "match" : "MISMATCH"));
   }
   const ok = pass && (!shipped || shipped.pass);
-  setState(root, "done", ok ? "Done: matches the reference." : shipped && !shipped.pass && pass
-    ? "Done: differs from the outputs the data set ships."
-    : "Done: differs from the reference.");
+  const verdict = ok ? "matches the reference." : shipped && !shipped.pass && pass
+    ? "differs from the outputs the data set ships."
+    : "differs from the reference.";
+  setText(root, "state", "Checked: " + verdict + " Timing…");
+  return "Done: " + verdict;
 }
 
 function showError(root, error) {
@@ -231,9 +263,12 @@ function showError(root, error) {
 
 /* After every Run, whatever happened: free the session (WebGPU memory) and the button. */
 function release(root, session) {
-  if (session) session.release().catch(() => {});
+  if (session) {
+    session.release().then(() => { stats.sessionsReleased++; }, () => {});
+  }
   part(root, "progress").hidden = true;
   runButton(root).disabled = false;
+  showCacheLine(root);
 }
 
 /* -- helpers of the steps ------------------------------------------------------------------ */
@@ -251,33 +286,33 @@ function runtimeFiles(root) {
   return JSON.parse(root.dataset.runtimeFiles || "{}");
 }
 
-/* A progress bar shared by downloads running at once: track(label) gives one its callback. */
+/*
+ * A progress bar shared by downloads running at once: track(label) gives one its callback.
+ * The bar is redrawn once per frame at most, however many chunks arrive.
+ */
 function progressBar(root) {
   const bar = part(root, "progress-bar");
   const items = {};
+  let drawing = false;
+  const draw = () => {
+    drawing = false;
+    const summary = core.progressSummary(items);
+    bar.max = summary.max;
+    bar.value = summary.value;
+    setText(root, "progress-text", summary.text);
+  };
   part(root, "progress").hidden = false;
   return function track(label) {
     items[label] = [0, 0];
+    // onProgress(received, total), or onProgress(phrase) when no bytes are counted.
     return function onProgress(received, total) {
-      items[label] = [received, total];
-      const summary = core.progressSummary(items);
-      bar.max = summary.max;
-      bar.value = summary.value;
-      setText(root, "progress-text", summary.text);
+      items[label] = typeof received === "string" ? received : [received, total];
+      if (!drawing) {
+        drawing = true;
+        requestAnimationFrame(draw);
+      }
     };
   };
-}
-
-function wasmBytes(file, onProgress) {
-  if (!wasmCache.has(file)) {
-    const download = core.fetchBytes(ORT_BASE + file, "the runtime " + file, onProgress);
-    // A failed download is not cached: the next Run tries again.
-    download.catch(() => wasmCache.delete(file));
-    wasmCache.set(file, download);
-  } else {
-    wasmCache.get(file).then((bytes) => onProgress(bytes.length, bytes.length), () => {});
-  }
-  return wasmCache.get(file);
 }
 
 function selectTab(root, name) {
@@ -299,6 +334,7 @@ export function init() {
     runButton(root).disabled = false;
     initInputs(root);
     setText(root, "state", "Ready: press Run.");
+    showCacheLine(root);
   }
 }
 
@@ -311,6 +347,7 @@ document.addEventListener("click", (event) => {
   const button = target.closest('button[data-action="run"]');
   if (button && !button.disabled) run(root);
   if (target.closest('button[data-action="clear"]')) clearPad(root);
+  if (target.closest('button[data-action="clear-cache"]')) clearCache(root);
   const tab = target.closest("[data-tab]");
   if (tab) selectTab(root, tab.dataset.tab);
 });
