@@ -242,6 +242,10 @@ export function drawCells(canvas, values, max) {
 export function initInputs(root) {
   wirePad(root);
   drawThumbnails(root);
+  // A picture picked before this module loaded (a quick reader on a slow page) raised its
+  // `change` with nobody listening: take it as picked now, so Run feeds it.
+  const file = part(root, "file");
+  if (file && file.files && file.files[0]) previewInput(root, file);
 }
 
 /**
