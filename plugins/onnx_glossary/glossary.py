@@ -23,7 +23,7 @@ from .frontmatter import (
     read_term_fields,
     split_front_matter,
 )
-from .problems import ContentError, Problem, did_you_mean, shown_path
+from .problems import ContentError, Problem, Suggestions, did_you_mean, shown_path
 
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 GLOSSARY_URI = "glossary"  # where term pages live in the site's docs namespace
@@ -206,6 +206,11 @@ class GlossaryIndex:
         return self.by_slug.get(key) or self._by_name.get(key)
 
     @cached_property
+    def suggestions(self) -> Suggestions:
+        """"Did you mean" over the slugs, cached per misspelt slug for the whole build."""
+        return Suggestions(self.by_slug)
+
+    @cached_property
     def _by_name(self) -> dict[str, Term]:
         return {n.casefold(): t for t in self.terms for n in t.names}
 
@@ -225,13 +230,13 @@ def check_term_links(markdown: str, from_uri: str, index: GlossaryIndex, path: s
         if slug and slug not in index.by_slug:
             problems.append(Problem(path, first_line + link.line - 1,
                                     f"link to the unknown term '{slug}' ({link.href})"
-                                    f"{_nearest(slug, index.by_slug)}"))
+                                    f"{_nearest(slug, index)}"))
     return problems
 
 
-def _nearest(slug: str, known: Iterable[str]) -> str:
-    hint = did_you_mean(slug, known)
-    return hint.replace("'?", ".md'?") if hint else f": create glossary/{slug}.md or fix the link"
+def _nearest(slug: str, index: GlossaryIndex) -> str:
+    close = index.suggestions.closest(slug)
+    return f": did you mean '{close}.md'?" if close else f": create glossary/{slug}.md or fix the link"
 
 
 def load_glossary(glossary_dir: Path, display_root: Path,
@@ -306,7 +311,7 @@ def _check_cross_references(term: Term, index: GlossaryIndex,
         line = related_lines[position] if position < len(related_lines) else term.lines.get("related")
         if slug not in index.by_slug:
             problems.append(Problem(term.path, line, f"'related' names the unknown term '{slug}'"
-                                    f"{_nearest(slug, index.by_slug)}"))
+                                    f"{_nearest(slug, index)}"))
         elif slug == term.slug:
             problems.append(Problem(term.path, line, "'related' names the term itself: remove it"))
     if model_names is not None:
