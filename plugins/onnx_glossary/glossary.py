@@ -187,7 +187,16 @@ class GlossaryIndex:
 
     def neighbours(self, term: Term) -> tuple[Term, ...]:
         """Every other term of the same category: one hop from each other."""
-        return tuple(t for t in self.terms if t.category == term.category and t is not term)
+        return tuple(t for t in self._by_category.get(term.category, ()) if t is not term)
+
+    @cached_property
+    def _by_category(self) -> dict[str, list[Term]]:
+        # Looked up once per term page: scanning every term each time made 1,000 pages a
+        # million comparisons.
+        out: dict[str, list[Term]] = {}
+        for term in self.terms:
+            out.setdefault(term.category, []).append(term)
+        return out
 
     def related(self, term: Term) -> tuple[Term, ...]:
         return tuple(self.by_slug[s] for s in term.related if s in self.by_slug)
