@@ -129,22 +129,33 @@ def _blank_out(match: re.Match[str]) -> str:
 
 def find_links(markdown: str) -> Iterator[Link]:
     """Links in markdown text, skipping code blocks and code spans."""
+    return iter(_links(markdown))
+
+
+@lru_cache(maxsize=16384)
+def _links(markdown: str) -> tuple[Link, ...]:
+    # Cached: the checks and the "Mentioned on" lists read the same texts of every term.
     text = _FENCE_RE.sub(_blank_out, markdown)
     text = _CODE_SPAN_RE.sub(_blank_out, text)
-    for regex in (_INLINE_LINK_RE, _REF_DEF_RE):
-        for match in regex.finditer(text):
-            yield Link(text.count("\n", 0, match.start(1)) + 1, match.group(1))
+    return tuple(Link(text.count("\n", 0, match.start(1)) + 1, match.group(1))
+                 for regex in (_INLINE_LINK_RE, _REF_DEF_RE) for match in regex.finditer(text))
+
+
+def link_target(href: str, from_uri: str) -> str | None:
+    """The docs-namespace path a relative ``.md`` link points at, or ``None`` for other links."""
+    # Cached by folder, not by page: every term page links from glossary/, so a link to a
+    # term is worked out once, not once per page that has it.
+    return _link_target(href, posixpath.dirname(from_uri))
 
 
 @lru_cache(maxsize=65536)
-def link_target(href: str, from_uri: str) -> str | None:
-    """The docs-namespace path a relative ``.md`` link points at, or ``None`` for other links."""
+def _link_target(href: str, folder: str) -> str | None:
     if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", href) or href.startswith(("/", "#")):
         return None
     path = href.split("#", 1)[0].split("?", 1)[0]
     if not path.endswith(".md"):
         return None
-    return posixpath.normpath(posixpath.join(posixpath.dirname(from_uri), path))
+    return posixpath.normpath(posixpath.join(folder, path))
 
 
 def term_slug_of(target: str) -> str | None:
