@@ -194,6 +194,28 @@ def test_link_to_a_missing_term_names_the_body_line(tmp_path: Path) -> None:
                         "did you mean 'webgpu.md'?"]
 
 
+def test_many_broken_links_in_a_big_glossary_each_get_the_nearest_slug(tmp_path: Path) -> None:
+    # Past a few dozen terms the suggestions come from an index, not difflib's full scan:
+    # the hints must read the same as for a small glossary.
+    files = {f"topic-{i:03d}": term(f"Topic {i}") for i in range(120)}
+    files["webgpu"] = term("WebGPU")
+    files["webassembly"] = term("WebAssembly")
+    body = ("See [a](webgpv.md), [b](web-assembly.md), [c](topic-7.md), [d](webgpv.md) and "
+            "[e](nothing-like-it.md).\n")
+    files["x"] = term("X", body=body)
+    problems = problems_for(tmp_path, files)
+    assert problems == [
+        "glossary/x.md:10: link to the unknown term 'webgpv' (webgpv.md): did you mean 'webgpu.md'?",
+        "glossary/x.md:10: link to the unknown term 'web-assembly' (web-assembly.md): did you mean "
+        "'webassembly.md'?",
+        # Ties go to the last name in sorted order, as difflib.get_close_matches has it.
+        "glossary/x.md:10: link to the unknown term 'topic-7' (topic-7.md): did you mean "
+        "'topic-117.md'?",
+        "glossary/x.md:10: link to the unknown term 'webgpv' (webgpv.md): did you mean 'webgpu.md'?",
+        "glossary/x.md:10: link to the unknown term 'nothing-like-it' (nothing-like-it.md): create "
+        "glossary/nothing-like-it.md or fix the link"]
+
+
 def test_duplicate_yaml_key(tmp_path: Path) -> None:
     problems = problems_for(tmp_path, {"x": term("X", extra="title: Again\n")})
     assert "glossary/x.md:9: the key 'title' appears twice: keep one" in problems

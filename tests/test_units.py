@@ -3,6 +3,7 @@ element types and the model-facts serialisation. No site build, no browser."""
 
 from __future__ import annotations
 
+import difflib
 import json
 import textwrap
 from pathlib import Path
@@ -20,7 +21,7 @@ from onnx_glossary.element_types import ELEMENT_TYPES
 from onnx_glossary.glossary import GlossaryIndex, parse_term
 from onnx_glossary.markdown_ext import GlossaryExtension, SiteContext
 from onnx_glossary.pages import Pages
-from onnx_glossary.problems import Finding, Problem, did_you_mean, shown_path
+from onnx_glossary.problems import Finding, Problem, Suggestions, did_you_mean, shown_path
 from onnx_glossary.render import environment, human_bytes, markdown_field, md_escape, shape_text
 from onnx_glossary.runtime import BUNDLES, import_map, runtime_files
 from onnx_glossary.urls import SiteUrls
@@ -53,6 +54,19 @@ def test_did_you_mean_and_shown_path(tmp_path: Path):
     assert did_you_mean("zzz", ["onnx"], " (none)") == " (none)"
     assert shown_path(tmp_path / "a" / "b.md", tmp_path) == "a/b.md"
     assert shown_path("/elsewhere/x.md", tmp_path) == "/elsewhere/x.md"
+
+
+def test_suggestions_over_many_names_are_difflibs():
+    # The indexed search must pick exactly what difflib.get_close_matches picks, ties and
+    # near-misses included: these names share most characters, so many pass its quick bounds.
+    names = [f"term-{i:04d}" for i in range(300)] + ["webgpu", "webassembly", "onnx-runtime"]
+    suggestions = Suggestions(names)
+    for name in ["term-004x", "term-12", "trem-0042", "webgpv", "onnxruntime", "graph-concept-17",
+                 "unwritten-3-4", "x", "term-00420", "00-mret"]:
+        expected = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+        assert suggestions.closest(name) == (expected[0] if expected else None), name
+    assert suggestions.hint("webgpv") == ": did you mean 'webgpu'?"
+    assert suggestions.hint("zzz", " (none)") == " (none)"
 
 
 # -- render -------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from .frontmatter import (
     read_term_fields,
     split_front_matter,
 )
-from .problems import ContentError, Problem, did_you_mean, shown_path
+from .problems import ContentError, Problem, Suggestions, did_you_mean, shown_path
 
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 GLOSSARY_URI = "glossary"  # where term pages live in the site's docs namespace
@@ -129,22 +129,33 @@ def _blank_out(match: re.Match[str]) -> str:
 
 def find_links(markdown: str) -> Iterator[Link]:
     """Links in markdown text, skipping code blocks and code spans."""
+    return iter(_links(markdown))
+
+
+@lru_cache(maxsize=16384)
+def _links(markdown: str) -> tuple[Link, ...]:
+    # Cached: the checks and the "Mentioned on" lists read the same texts of every term.
     text = _FENCE_RE.sub(_blank_out, markdown)
     text = _CODE_SPAN_RE.sub(_blank_out, text)
-    for regex in (_INLINE_LINK_RE, _REF_DEF_RE):
-        for match in regex.finditer(text):
-            yield Link(text.count("\n", 0, match.start(1)) + 1, match.group(1))
+    return tuple(Link(text.count("\n", 0, match.start(1)) + 1, match.group(1))
+                 for regex in (_INLINE_LINK_RE, _REF_DEF_RE) for match in regex.finditer(text))
+
+
+def link_target(href: str, from_uri: str) -> str | None:
+    """The docs-namespace path a relative ``.md`` link points at, or ``None`` for other links."""
+    # Cached by folder, not by page: every term page links from glossary/, so a link to a
+    # term is worked out once, not once per page that has it.
+    return _link_target(href, posixpath.dirname(from_uri))
 
 
 @lru_cache(maxsize=65536)
-def link_target(href: str, from_uri: str) -> str | None:
-    """The docs-namespace path a relative ``.md`` link points at, or ``None`` for other links."""
+def _link_target(href: str, folder: str) -> str | None:
     if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", href) or href.startswith(("/", "#")):
         return None
     path = href.split("#", 1)[0].split("?", 1)[0]
     if not path.endswith(".md"):
         return None
-    return posixpath.normpath(posixpath.join(posixpath.dirname(from_uri), path))
+    return posixpath.normpath(posixpath.join(folder, path))
 
 
 def term_slug_of(target: str) -> str | None:
@@ -187,7 +198,16 @@ class GlossaryIndex:
 
     def neighbours(self, term: Term) -> tuple[Term, ...]:
         """Every other term of the same category: one hop from each other."""
-        return tuple(t for t in self.terms if t.category == term.category and t is not term)
+        return tuple(t for t in self._by_category.get(term.category, ()) if t is not term)
+
+    @cached_property
+    def _by_category(self) -> dict[str, list[Term]]:
+        # Looked up once per term page: scanning every term each time made 1,000 pages a
+        # million comparisons.
+        out: dict[str, list[Term]] = {}
+        for term in self.terms:
+            out.setdefault(term.category, []).append(term)
+        return out
 
     def related(self, term: Term) -> tuple[Term, ...]:
         return tuple(self.by_slug[s] for s in term.related if s in self.by_slug)
@@ -204,6 +224,11 @@ class GlossaryIndex:
         """The term whose slug, title or alias is ``name`` (ignoring case), if any."""
         key = name.casefold()
         return self.by_slug.get(key) or self._by_name.get(key)
+
+    @cached_property
+    def suggestions(self) -> Suggestions:
+        """"Did you mean" over the slugs, cached per misspelt slug for the whole build."""
+        return Suggestions(self.by_slug)
 
     @cached_property
     def _by_name(self) -> dict[str, Term]:
@@ -225,13 +250,13 @@ def check_term_links(markdown: str, from_uri: str, index: GlossaryIndex, path: s
         if slug and slug not in index.by_slug:
             problems.append(Problem(path, first_line + link.line - 1,
                                     f"link to the unknown term '{slug}' ({link.href})"
-                                    f"{_nearest(slug, index.by_slug)}"))
+                                    f"{_nearest(slug, index)}"))
     return problems
 
 
-def _nearest(slug: str, known: Iterable[str]) -> str:
-    hint = did_you_mean(slug, known)
-    return hint.replace("'?", ".md'?") if hint else f": create glossary/{slug}.md or fix the link"
+def _nearest(slug: str, index: GlossaryIndex) -> str:
+    close = index.suggestions.closest(slug)
+    return f": did you mean '{close}.md'?" if close else f": create glossary/{slug}.md or fix the link"
 
 
 def load_glossary(glossary_dir: Path, display_root: Path,
@@ -306,7 +331,7 @@ def _check_cross_references(term: Term, index: GlossaryIndex,
         line = related_lines[position] if position < len(related_lines) else term.lines.get("related")
         if slug not in index.by_slug:
             problems.append(Problem(term.path, line, f"'related' names the unknown term '{slug}'"
-                                    f"{_nearest(slug, index.by_slug)}"))
+                                    f"{_nearest(slug, index)}"))
         elif slug == term.slug:
             problems.append(Problem(term.path, line, "'related' names the term itself: remove it"))
     if model_names is not None:

@@ -26,7 +26,7 @@ from markdown.blockprocessors import BlockProcessor
 
 from .glossary import GlossaryIndex
 from .problems import Problem
-from .termlinks import tip_pool, wrap_links
+from .termlinks import TipPool, wrap_links
 
 EMBED_RE = re.compile(r"^\[\[(model-card|live-example):\s*([^\]\s]+)\s*\]\]$")
 
@@ -45,6 +45,8 @@ class SiteContext:
     line_offset: int = 0  # source line of the markdown's first line, minus one
     source: str = ""  # the markdown being converted, before any preprocessor changed it
     report: Callable[[Problem], None] | None = None
+    # Kept here, across pages: MkDocs makes new processors for every page it converts.
+    tip_pool: TipPool = field(default_factory=TipPool)
 
     def problem(self, line: int | None, message: str) -> None:
         if self.report is not None:
@@ -69,7 +71,7 @@ class _TipPool(markdown.postprocessors.Postprocessor):
         self.context = context
 
     def run(self, text: str) -> str:
-        return text + tip_pool(text, self.context.index)
+        return text + self.context.tip_pool(text, self.context.index)
 
 
 class _Embeds(BlockProcessor):

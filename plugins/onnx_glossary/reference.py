@@ -127,14 +127,15 @@ def _json_values(array: np.ndarray) -> tuple[Any, ...]:
     if flat.dtype.kind == "f":
         if not np.all(np.isfinite(flat)):
             raise ValueError("contains NaN or infinity, which JSON cannot carry")
-        # The shortest decimal that reads back as the same float32/float16/float64.
-        return tuple(
-            float(np.format_float_positional(value, unique=True, trim="-")) for value in flat
-        )
-    if flat.dtype.kind == "b":
-        return tuple(bool(value) for value in flat)
-    if flat.dtype.kind in "iu":
-        return tuple(int(value) for value in flat)
+        # The shortest decimal that reads back as the same float32/float16/float64. Formatting
+        # is slow and sample inputs repeat values (a picture, numbers with three decimals), so
+        # each distinct value is formatted once; distinct by bits, or -0.0 would become 0.0.
+        bits, where = np.unique(flat.view(f"u{flat.dtype.itemsize}"), return_inverse=True)
+        shortest = np.array([float(np.format_float_positional(value, unique=True, trim="-"))
+                             for value in bits.view(flat.dtype)])
+        return tuple(shortest[where].tolist())
+    if flat.dtype.kind in "biu":
+        return tuple(flat.tolist())  # Python bools and ints, made in C
     return tuple(str(value) for value in flat)
 
 

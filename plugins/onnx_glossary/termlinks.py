@@ -66,13 +66,33 @@ def tip_pool(html: str, index: GlossaryIndex) -> str:
     ``hidden`` keeps them out of sight and out of the reading order; a hidden element still
     serves as an accessible description. Search skips them (``data-search-exclude``).
     """
-    slugs = dict.fromkeys(_TIP_REF_RE.findall(html))
-    items = [Markup('<span id="{}">{}</span>').format(TIP_PREFIX + slug, index.by_slug[slug].summary)
-             for slug in slugs if slug in index.by_slug]
-    if not items:
-        return ""
-    return str(Markup('\n<div class="gl-tip-pool" hidden data-search-exclude>{}</div>\n').format(
-        Markup("").join(items)))
+    return TipPool()(html, index)
+
+
+class TipPool:
+    """:func:`tip_pool` for the pages of one site: each term's hidden element is made once,
+    not once per page that links to it."""
+
+    def __init__(self) -> None:
+        self._index: GlossaryIndex | None = None
+        self._items: dict[str, str] = {}
+
+    def __call__(self, html: str, index: GlossaryIndex) -> str:
+        if TIP_PREFIX not in html:  # most calls: the toc extension's heading fragments
+            return ""
+        if index is not self._index:  # a rebuild (mkdocs serve) has a new index
+            self._index, self._items = index, {}
+        items = []
+        for slug in dict.fromkeys(_TIP_REF_RE.findall(html)):
+            item = self._items.get(slug)
+            if item is None and slug in index.by_slug:
+                item = self._items[slug] = str(Markup('<span id="{}">{}</span>').format(
+                    TIP_PREFIX + slug, index.by_slug[slug].summary))
+            if item is not None:
+                items.append(item)
+        if not items:
+            return ""
+        return f'\n<div class="gl-tip-pool" hidden data-search-exclude>{"".join(items)}</div>\n'
 
 
 @dataclass
