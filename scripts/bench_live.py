@@ -257,6 +257,12 @@ def main() -> None:
           f"({args.runs} runs, median of groups of 20) | {steady['median']:.3f} ms | "
           f"{steady['median'] / native:.2f} | |")
     print("\nEvery repetition (s):", json.dumps({k: [round(v, 3) for v in vs] for k, vs in results.items()}))
+    targets = (("cold Run", m["cold"] / article, 0.50), ("return visit", m["return"] / article, 0.25),
+               ("overhead", widget_ms / bare_ms, 1.05))
+    for name, ratio, target in targets:
+        print(f"{name}: {ratio:.3f} against ≤ {target:.2f}: {'met' if ratio <= target else 'MISSED'}")
+    if any(ratio > target for _, ratio, target in targets):
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

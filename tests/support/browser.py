@@ -15,6 +15,7 @@ import re
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -196,9 +197,21 @@ CSP_LISTENER = """document.addEventListener('securitypolicyviolation', (e) => {
 
 
 def watch_csp(page, report) -> None:
-    """Call ``report(text)`` for every CSP violation in ``page``, across navigations."""
-    page.expose_function("__glCspViolation", lambda text: report(text))
-    page.add_init_script(CSP_LISTENER)
+    """Call ``report(text)`` for every CSP violation in ``page``, across navigations.
+
+    A page can be watched by several probes (a benchmark attaches one per visit): the binding
+    is registered once per page and hands each violation to every probe.
+    """
+    reports = _CSP_REPORTS.get(page)
+    if reports is None:
+        reports = _CSP_REPORTS[page] = []
+        page.expose_function("__glCspViolation", lambda text: [r(text) for r in reports])
+        page.add_init_script(CSP_LISTENER)
+    reports.append(report)
+
+
+#: The probes' report functions per watched page (a page holds its list alive, nothing else).
+_CSP_REPORTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 #: A predicate written as a function: ``(x) => ...``, ``x => ...``, ``async ...``, ``function``.
