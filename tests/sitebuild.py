@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import textwrap
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -162,3 +163,20 @@ def project(root: Path, models: dict[str, onnx.ModelProto | bytes], *,
         (folder / "model.onnx").write_bytes(data)
     return write_project(root, terms or {"t": term("T")}, docs=docs,
                          yml=YML_WITH_MODELS.format(node_modules=REPO / "node_modules", extra=extra))
+
+
+class _WidgetAttributes(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.attrs: dict[str, str | None] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if not self.attrs and any(name == "data-live-example" for name, _ in attrs):
+            self.attrs = dict(attrs)
+
+
+def widget_attributes(html: str) -> dict[str, str | None]:
+    """The attributes of the first live-example widget (``data-live-example``) in ``html``."""
+    parser = _WidgetAttributes()
+    parser.feed(html)
+    return parser.attrs

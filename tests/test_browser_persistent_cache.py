@@ -9,12 +9,11 @@ import hashlib
 import json
 import re
 from collections.abc import Iterator
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
-from .sitebuild import Built, build_site, variant_config
+from .sitebuild import Built, build_site, variant_config, widget_attributes
 from .support.browser import PageProbe, StaticServer, wait_until
 
 pytestmark = pytest.mark.browser
@@ -40,24 +39,12 @@ def kept(kept_site: Built) -> Iterator[StaticServer]:
         yield server
 
 
-class _Widget(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.attrs: dict[str, str | None] = {}
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if any(name == "data-live-example" for name, _ in attrs):
-            self.attrs = dict(attrs)
-
-
 def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def test_the_keys_are_the_hashes_of_the_files_served(kept_site: Built, real_site: Built) -> None:
-    parser = _Widget()
-    parser.feed(kept_site.page("models/linear"))
-    keys = json.loads(parser.attrs["data-cache"] or "")
+    keys = json.loads(widget_attributes(kept_site.page("models/linear"))["data-cache"] or "")
     folder = kept_site.site / "models" / "linear"
     ort = kept_site.site / "assets" / "ort"
     assert keys == {"model": sha256(folder / "model.onnx"),

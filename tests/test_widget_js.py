@@ -7,7 +7,6 @@ import json
 import os
 import shutil
 import subprocess
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,8 @@ from onnx_glossary.model_analysis import analyse_model
 from onnx_glossary.reference import compute_reference
 from onnx_glossary.runtime import runtime_files
 
-REPO = Path(__file__).resolve().parent.parent
+from .sitebuild import REPO, widget_attributes
+
 JS_TESTS = sorted((REPO / "tests" / "js").glob("*.test.mjs"))
 NODE = shutil.which("node")
 
@@ -45,24 +45,13 @@ def test_the_widget_scripts_name_no_runtime_file() -> None:
         assert [name for name in runtime_files() if name in text] == [], script.name
 
 
-class _Attributes(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.widget: dict[str, str | None] = {}
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if any(name == "data-live-example" for name, _ in attrs):
-            self.widget = dict(attrs)
-
-
 def test_the_runtime_files_reach_the_widget_as_json() -> None:
     model_dir = REPO / "models" / "linear"
     facts = analyse_model(model_dir / "model.onnx", name="linear")
     reference = json.loads(compute_reference(model_dir / "model.onnx", facts,
                                              load_example_spec(model_dir), model_dir).to_json())
-    parser = _Attributes()
-    parser.feed(str(render_live_example(facts, reference, "./")))
-    files = json.loads(parser.widget["data-runtime-files"] or "")
+    widget = widget_attributes(str(render_live_example(facts, reference, "./")))
+    files = json.loads(widget["data-runtime-files"] or "")
     assert files == {"webgpu": "ort-wasm-simd-threaded.asyncify.wasm",
                      "wasm": "ort-wasm-simd-threaded.wasm"}
     assert set(files.values()) <= set(runtime_files())
