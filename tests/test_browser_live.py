@@ -16,7 +16,16 @@ import pytest
 from PIL import Image
 
 from .sitebuild import REPO, Built
-from .support.browser import ISOLATION_HEADERS, PageProbe, StaticServer, launch, wait_until
+from .support.browser import (
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    GITHUB_PAGES_CACHE,
+    ISOLATION_HEADERS,
+    PageProbe,
+    StaticServer,
+    launch,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -52,17 +61,23 @@ def isolated(real_site: Built) -> Iterator[StaticServer]:
 
 
 @pytest.fixture(scope="module")
-def browsers() -> Iterator[dict[bool, object]]:
-    """One Chromium without a WebGPU adapter and one with a software adapter (SwiftShader)."""
+def driver() -> Iterator[object]:
+    """The module's playwright driver (one sync driver may run at a time)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        running = {False: launch(playwright), True: launch(playwright, webgpu=True)}
-        try:
-            yield running
-        finally:
-            for browser in running.values():
-                browser.close()
+        yield playwright
+
+
+@pytest.fixture(scope="module")
+def browsers(driver) -> Iterator[dict[bool, object]]:
+    """One Chromium without a WebGPU adapter and one with a software adapter (SwiftShader)."""
+    running = {False: launch(driver), True: launch(driver, webgpu=True)}
+    try:
+        yield running
+    finally:
+        for browser in running.values():
+            browser.close()
 
 
 def open_page(browser, server: StaticServer, path: str, **context):
@@ -168,14 +183,20 @@ def test_arriving_by_instant_navigation_then_run(instant, browsers) -> None:
     assert_clean(probe)
 
 
-def test_pages_without_a_live_example_never_load_the_runtime(plain, browsers) -> None:
+def test_no_page_loads_the_runtime_before_run(plain, browsers) -> None:
     page = browsers[False].new_context().new_page()
     probe = PageProbe(plain.origin).attach(page)
-    for path in ("", "glossary/", "glossary/onnx/", "models/"):
+    for path in ("", "glossary/", "models/"):
         page.goto(plain.url + path, wait_until="load")
         page.wait_for_timeout(200)
     assert probe.fetched("/assets/ort/") == [] and probe.fetched("example.mjs") == []
     assert probe.fetched("live-example.js")  # the script is on every page, and idle
+    # A page with a widget (the ONNX term embeds one) readies it: it imports its example.mjs,
+    # the code it shows, which imports no runtime until Run.
+    page.goto(plain.url + "glossary/onnx/", wait_until="load")
+    page.wait_for_selector(RUN + ":not([disabled])")
+    page.wait_for_timeout(200)
+    assert probe.fetched("/models/linear/example.mjs") and probe.fetched("/assets/ort/") == []
     assert_clean(probe)
 
 
@@ -210,6 +231,40 @@ def test_missing_file_shows_an_error_then_run_again_works(plain, browsers, missi
     assert not page.is_visible(WIDGET + ' [data-le="error"]')
     # The only console error is the browser's own line about the 404 itself.
     assert [e for e in probe.errors if "404" not in e] == []
+
+
+def test_the_runtime_is_downloaded_once_counted_and_then_taken_from_the_cache(
+        real_site: Built, driver, tmp_path: Path) -> None:
+    """A cold Run: one request for the .wasm, whose bytes the progress line counts as they pass
+    to the compiler. A reload within the HTTP cache's lifetime: no request for it at all, and
+    the line says where its bytes came from."""
+    wasm = "ort-wasm-simd-threaded.wasm"
+    size = (real_site.site / "assets" / "ort" / wasm).stat().st_size
+    # A profile on disk, as a reader's browser has: an in-memory cache (a fresh context's)
+    # does not keep a 14 MB file.
+    context = driver.chromium.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=CHROMIUM, args=list(CHROMIUM_FLAGS),
+        headless=True)
+    with context, StaticServer(real_site.site, PREFIX, cache_control=GITHUB_PAGES_CACHE) as server:
+        page = context.pages[0]
+        probe = PageProbe(server.origin).attach(page)
+        page.goto(server.url + "models/linear/", wait_until="load")
+        page.wait_for_selector(RUN + ":not([disabled])")
+        state = run(page)
+        assert state["state"] == "done" and state["match"] == "true"
+        assert [m for m, path in server.log if path.endswith("/" + wasm)] == ["GET"], server.log
+        text = page.text_content(WIDGET + ' [data-le="progress-text"]') or ""
+        megabytes = f"{size / 1e6:.1f} MB"
+        assert f"runtime {megabytes} of {megabytes}" in text, text
+        server.log.clear()
+        page.reload(wait_until="load")
+        page.wait_for_selector(RUN + ":not([disabled])")
+        state = run(page)
+        assert state["state"] == "done" and state["match"] == "true"
+        text = page.text_content(WIDGET + ' [data-le="progress-text"]') or ""
+        assert "runtime from the browser's cache" in text, text  # the bytes came, uncounted
+        assert not [entry for entry in server.log if entry[1].endswith("/" + wasm)], server.log
+        assert_clean(probe)
 
 
 def test_webgpu_failing_at_start_falls_back_to_wasm(plain, browsers) -> None:

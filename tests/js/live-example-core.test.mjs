@@ -4,9 +4,9 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import {
-  TIMING, browserMayKeep, cacheKey, cacheText, checkText, compare, compareOutputs, errorMessage,
-  fetchBytes, formatBytes, formatDims, formatMs, formatValue, formatValues, joinChunks, median,
-  openResponse, percentile, progressSummary, readBody, runtimeFile, sameBytes, sameDims,
+  TIMING, cacheKey, cacheText, checkText, compare, compareOutputs, errorMessage,
+  fetchBytes, formatBytes, formatDims, formatMs, formatValue, formatValues, median,
+  openResponse, countingResponse, percentile, progressSummary, runtimeFile, sameBytes, sameDims,
   staleKeys, timeRuns, timingsText, toNumbers,
 } from "../../plugins/onnx_glossary/assets/live-example-core.mjs";
 
@@ -310,13 +310,6 @@ describe("the persistent cache's keys", () => {
     assert.equal(cacheText(14_241_143), "cached 14.2 MB");
     assert.equal(cacheText(0), "nothing cached");
   });
-  test("no-store forbids keeping a response; other directives do not", () => {
-    assert.equal(browserMayKeep("no-store"), false);
-    assert.equal(browserMayKeep("private, No-Store"), false);
-    assert.equal(browserMayKeep("max-age=600"), true);
-    assert.equal(browserMayKeep("no-cache"), true);
-    assert.equal(browserMayKeep(null), true);
-  });
 });
 
 describe("runtimeFile", () => {
@@ -366,11 +359,29 @@ describe("fetchBytes", () => {
     await assert.rejects(fetchBytes("/m.onnx", "the model", () => {}, offline),
                          { message: "Could not download the model (/m.onnx): Failed to fetch" });
   });
-  test("counting without keeping: progress as before, only the number comes back", async () => {
+  test("counting a response as it passes: the same bytes, status and headers, progress", async () => {
     const progress = [];
-    const response = await openResponse("w.wasm", "the runtime", respond([[1, 2], [3, 4, 5]]));
-    assert.equal(await readBody(response, (r, t) => progress.push([r, t]), false), 5);
-    assert.deepEqual(progress, [[2, 2], [5, 5], [5, 5]]);
+    const response = await openResponse("w.wasm", "the runtime", respond([[1, 2], [3, 4, 5]], {
+      headers: { "Content-Type": "application/wasm", "Content-Length": "5" },
+    }));
+    const counted = countingResponse(response, (r, t) => progress.push([r, t]));
+    assert.deepEqual(progress, []); // nothing is read until the consumer reads
+    assert.equal(counted.status, 200);
+    assert.equal(counted.headers.get("Content-Type"), "application/wasm");
+    assert.deepEqual(Array.from(new Uint8Array(await counted.arrayBuffer())), [1, 2, 3, 4, 5]);
+    assert.deepEqual(progress, [[2, 5], [5, 5], [5, 5]]);
+  });
+  test("with room ahead, the download goes on before anything reads it", async () => {
+    const progress = [];
+    const response = await openResponse("w.wasm", "the runtime", respond([[1, 2], [3]]));
+    const counted = countingResponse(response, (r, t) => progress.push([r, t]), 1024);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.deepEqual(progress, [[2, 2], [3, 3], [3, 3]]); // all in, nothing read yet
+    assert.deepEqual(Array.from(new Uint8Array(await counted.arrayBuffer())), [1, 2, 3]);
+  });
+  test("a failed response is not counted: it passes as it is", async () => {
+    const failed = new Response("gone", { status: 404 });
+    assert.equal(countingResponse(failed, () => assert.fail("counted")), failed);
   });
   test("a response is open once its status is known, before its body is read", async () => {
     const response = await openResponse("w.wasm", "the runtime", respond([[1]]));
@@ -382,10 +393,6 @@ describe("fetchBytes", () => {
 });
 
 describe("small helpers", () => {
-  test("joinChunks", () => {
-    assert.deepEqual(Array.from(joinChunks([new Uint8Array([1]), new Uint8Array([]), new Uint8Array([2, 3])])), [1, 2, 3]);
-    assert.equal(joinChunks([]).length, 0);
-  });
   test("errorMessage: an Error's message, anything else as text", () => {
     assert.equal(errorMessage(new Error("IR version 14")), "IR version 14");
     assert.equal(errorMessage(12345), "12345");

@@ -77,6 +77,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     def send_head(self):  # type: ignore[override]
         url_path = unquote(urlsplit(self.path).path)
         self.state.requests.append(url_path)
+        self.state.log.append((self.command, url_path))
         if url_path in self.state.missing:
             self.send_error(404, "Not Found")
             return None
@@ -121,7 +122,8 @@ class StaticServer:
     """A threaded HTTP server on 127.0.0.1 (random port) serving ``root`` at ``prefix``.
 
     ``headers`` are added to every response (e.g. :data:`ISOLATION_HEADERS`); URL paths in
-    ``missing`` answer 404 (fault tests); ``requests`` records every path asked for.
+    ``missing`` answer 404 (fault tests); ``requests`` records every path asked for, ``log``
+    every (method, path).
     ``cache_control`` is sent with every file; anything but ``no-store`` (e.g.
     :data:`GITHUB_PAGES_CACHE`) also sends ETag and Last-Modified and answers revalidations
     with 304, as GitHub Pages does.
@@ -133,6 +135,7 @@ class StaticServer:
     cache_control: str = "no-store"
     missing: set[str] = field(default_factory=set)
     requests: list[str] = field(default_factory=list)
+    log: list[tuple[str, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not (self.prefix.startswith("/") and self.prefix.endswith("/")):

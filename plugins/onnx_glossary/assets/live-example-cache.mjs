@@ -2,18 +2,19 @@
  * Live examples, the downloads: the runtime's .wasm, the model and the reference, with
  * progress, and the opt-in persistent cache that keeps them across days.
  *
- * The .wasm is never handed over as bytes when the browser can stream it: Emscripten then
- * compiles it with WebAssembly.instantiateStreaming from its URL while it arrives, and Chromium
- * keeps the compiled code for the next visit (its WebAssembly code cache only serves modules
- * streamed from a URL whose response comes from the HTTP cache). The widget learns what it
- * needs without holding the bytes: it fetches the same URL itself, which tells it that the file
- * is there (a readable error otherwise, before the runtime starts), and counts the bytes for the
- * progress bar and drops them. The HTTP cache gives both readers one download; a response the
- * browser may not keep (no-store) is not read twice: the bar then only says "downloading".
+ * The .wasm is downloaded once and read once. The widget starts its download as soon as the
+ * Run has chosen a backend, alongside the runtime's own start (the ort bundle): the status is
+ * known before the runtime starts (a readable error otherwise, and a failed Run leaves the
+ * runtime usable). When Emscripten, in the bundle, asks for the file, it is handed this same
+ * response (see handOver), and WebAssembly.instantiateStreaming compiles the bytes as they
+ * arrive; they are counted for the progress bar on the way and not kept (the download may run
+ * ahead of the compiler by what it has not read yet). Two readers would not share one download:
+ * Chromium's HTTP cache makes the second wait until the first has all of the file.
  *
  * The persistent cache (plugin option persistent_cache) is the Cache API, managed here: each
  * file is stored under its URL with the build's content hash (?sha256=...), so a new build is
- * never served stale, and storing a file deletes its entries under other hashes.
+ * never served stale, and storing a file deletes its entries under other hashes. From there
+ * the runtime gets the bytes (env.wasm.wasmBinary).
  */
 import * as core from "./live-example-core.mjs";
 
@@ -23,8 +24,12 @@ const CACHE_NAME = "onnx-glossary-live-examples";
 const SITE_ROOT = new URL("../../", import.meta.url).href;
 const LOADED = "loaded";
 const FROM_SITE_CACHE = "from this site's cache";
+const FROM_BROWSER_CACHE = "from the browser's cache";
+// How far the download may run ahead of the compiler reading it, in bytes (all of it: the
+// compiler catches up within milliseconds once the runtime has started).
+const AHEAD = 64 * 1024 * 1024;
 
-const prepared = new Map(); // .wasm URL -> Promise of {binary}, kept across Runs
+const loaded = new Set(); // .wasm URLs a runtime of this page has started from
 
 /** The build's content hashes for this widget's files (data-cache), or null when off. */
 function digests(root) {
@@ -32,48 +37,69 @@ function digests(root) {
 }
 
 /**
- * Make sure the runtime's .wasm can be loaded, and say how ort should load it: resolves, once
- * the file is known to be there, to {binary}: null to let Emscripten stream it from its URL,
- * or the bytes when they came from the persistent cache. Rejects with a readable error
- * (HTTP 404 ...) before the runtime is started, so a failed Run leaves it usable.
+ * Get the runtime's .wasm ready for the runtime to start: resolves, once the file is known to
+ * be there, to {binary, response}: the bytes when they came from the persistent cache, else
+ * its download under way (its body not read yet), or neither when a runtime of this page
+ * already started from it. Rejects with a readable error (HTTP 404 ...) before the runtime
+ * starts. Pass the result to handOver before creating the session.
  */
-export function prepareWasm(root, url, backend, onProgress) {
-  if (!prepared.has(url)) {
-    const digest = (digests(root) || { wasm: {} }).wasm[backend];
-    const promise = locateWasm(root, url, digest, onProgress);
-    promise.catch(() => prepared.delete(url)); // the next Run tries again
-    prepared.set(url, promise);
-  } else {
-    onProgress(LOADED); // an earlier Run of this page loaded it
+export async function prepareWasm(root, url, backend, onProgress) {
+  if (loaded.has(url)) {
+    onProgress(LOADED); // an earlier Run of this page started the runtime
+    return { binary: null, response: null };
   }
-  return prepared.get(url);
-}
-
-async function locateWasm(root, url, digest, onProgress) {
   const what = "the runtime " + url.split("/").pop();
+  const digest = (digests(root) || { wasm: {} }).wasm[backend];
   const store = digest ? await caches.open(CACHE_NAME) : null;
   const key = store && core.cacheKey(url, digest);
   const hit = store && await store.match(key);
   if (hit) {
     onProgress(FROM_SITE_CACHE);
-    return { binary: new Uint8Array(await hit.arrayBuffer()) };
+    return { binary: new Uint8Array(await hit.arrayBuffer()), response: null };
   }
   if (store) { // kept for later: the bytes are needed once anyway
     const bytes = await core.fetchBytes(url, what, onProgress);
     await keep(store, key, bytes, "application/wasm");
-    return { binary: bytes };
+    return { binary: bytes, response: null };
   }
   const response = await core.openResponse(url, what);
-  if (core.browserMayKeep(response.headers.get("Cache-Control"))) {
-    // The browser's HTTP cache shares this download (or its copy) with Emscripten's fetch of
-    // the same URL: count the bytes as they pass, keep none of them.
-    core.readBody(response, onProgress, false).catch(() => {});
-  } else {
-    // Reading it would download it twice: let Emscripten have it, without a byte count.
-    response.body.cancel().catch(() => {});
-    onProgress("downloading");
+  return { binary: null, response: core.countingResponse(response, onProgress, AHEAD) };
+}
+
+/**
+ * Give the runtime what prepareWasm got, while its session is created: the bytes as
+ * env.wasm.wasmBinary, or the download under way to its own fetch of `url` (in Emscripten's
+ * code, in the ort bundle), so that nothing is downloaded twice. The page's fetch is wrapped
+ * until that one request is made. Call the returned function once the session exists or
+ * failed: it puts fetch back in any case, cancels a download the runtime never asked for, and
+ * says when the file came from the browser's cache (same-origin timing is open to the page:
+ * nothing crossed the network).
+ */
+export function handOver(ort, url, { binary, response }, onProgress) {
+  if (binary) {
+    ort.env.wasm.wasmBinary = binary;
+    return () => loaded.add(url);
   }
-  return { binary: null };
+  if (!response) return () => {};
+  const pageFetch = globalThis.fetch;
+  let taken = false;
+  function handing(input, init) {
+    if ((input instanceof Request ? input.url : String(input)) !== url) return pageFetch(input, init);
+    taken = true;
+    globalThis.fetch = pageFetch;
+    return Promise.resolve(response);
+  }
+  globalThis.fetch = handing;
+  return function finish() {
+    if (globalThis.fetch === handing) globalThis.fetch = pageFetch;
+    if (!taken) {
+      response.body.cancel().catch(() => {});
+      return;
+    }
+    loaded.add(url);
+    const entry = performance.getEntriesByName(url).pop();
+    if (entry && entry.transferSize === 0 && entry.decodedBodySize > 0) onProgress(FROM_BROWSER_CACHE);
+  };
 }
 
 /** A model or reference file's bytes, from the persistent cache when it holds this build's. */

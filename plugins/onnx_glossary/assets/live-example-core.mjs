@@ -214,9 +214,29 @@ export function progressSummary(items) {
   return { value: received, max: Math.max(total, 1), text: parts.join(" · ") };
 }
 
-/** Whether a response's Cache-Control lets the browser keep it (no no-store). */
-export function browserMayKeep(cacheControl) {
-  return !/(^|[\s,])no-store([\s,]|$)/i.test(cacheControl || "");
+/**
+ * The same response, its body counted as it is read: onProgress(received, total) per chunk,
+ * then onProgress(received, received) at the end. Nothing is kept. A failed response (or one
+ * without a body) is returned as it is.
+ */
+export function countingResponse(response, onProgress, ahead = 0) {
+  if (!response.ok || !response.body) return response;
+  // Content-Length counts compressed bytes when the server compresses: a hint, not a total.
+  const declared = Number(response.headers.get("Content-Length")) || 0;
+  let received = 0;
+  const counter = new TransformStream({
+    transform(chunk, controller) {
+      received += chunk.byteLength;
+      onProgress(received, Math.max(declared, received));
+      controller.enqueue(chunk);
+    },
+    flush() {
+      onProgress(received, received);
+    },
+  }, undefined, new ByteLengthQueuingStrategy({ highWaterMark: ahead }));
+  return new Response(response.body.pipeThrough(counter), {
+    status: response.status, statusText: response.statusText, headers: response.headers,
+  });
 }
 
 /* -- the persistent cache (Cache API), keyed by content ------------------------------------ */
@@ -279,36 +299,9 @@ export async function openResponse(url, what, fetchImpl = (input) => fetch(input
   return response;
 }
 
-/**
- * Read a response's body, reporting onProgress(received, total); returns its bytes, or only
- * counts them (and returns their number) when `keep` is false.
- */
-export async function readBody(response, onProgress, keep = true) {
-  // Content-Length counts compressed bytes when the server compresses: a hint, not a total.
-  const declared = Number(response.headers.get("Content-Length")) || 0;
-  const chunks = [];
-  let received = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (keep) chunks.push(value);
-    received += value.length;
-    onProgress(received, Math.max(declared, received));
-  }
-  onProgress(received, received);
-  return keep ? joinChunks(chunks) : received;
-}
-
-/** Concatenate downloaded chunks into one Uint8Array. */
-export function joinChunks(chunks) {
-  const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
+/** Read a response's body, reporting onProgress(received, total) (see countingResponse). */
+export async function readBody(response, onProgress) {
+  return new Uint8Array(await countingResponse(response, onProgress).arrayBuffer());
 }
 
 /** An error's message, or the thrown value as text (onnxruntime sometimes throws numbers). */

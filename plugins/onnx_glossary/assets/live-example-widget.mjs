@@ -18,7 +18,9 @@
  * its feeds and the widget's timings before the session is released (the benchmark's bare
  * loop uses it).
  */
-import { clearCache, fileBytes, prepareWasm, showCacheLine } from "./live-example-cache.mjs";
+import {
+  clearCache, fileBytes, handOver, prepareWasm, showCacheLine,
+} from "./live-example-cache.mjs";
 import * as core from "./live-example-core.mjs";
 import { part, setState, setText } from "./live-example-dom.mjs";
 import {
@@ -35,6 +37,9 @@ const RESULT_KEYS = [
 ];
 
 const stats = { sessionsCreated: 0, sessionsReleased: 0 };
+// Per example.mjs URL, once the widget is readied: its module, and its pickBackend() answer.
+const examples = new Map();
+const choices = new Map();
 if (globalThis.onnxLiveExample) globalThis.onnxLiveExample.stats = stats;
 
 /* One Run, as the reader sees it happen: the checked result first, the timings after it. */
@@ -45,7 +50,8 @@ async function run(root) {
     const input = currentInput(root);
     root.dataset.sample = input.source === "own" ? "own" : String(input.index);
     const started = startDownloads(root);
-    const example = await started.example;
+    // Imported when the widget was readied: no wait at all, unless that import failed.
+    const example = examples.get(widgetUrl(root, "exampleUrl")) || await started.example;
     const choice = await chooseBackend(root, example);
     const downloaded = await download(root, example, choice.backend, started);
     const { args, pinned } = feedArgs(root, input, example, downloaded.reference);
@@ -107,7 +113,7 @@ function startDownloads(root) {
 }
 
 async function chooseBackend(root, example) {
-  const choice = await example.pickBackend();
+  const choice = await (choices.get(widgetUrl(root, "exampleUrl")) || example.pickBackend());
   setText(root, "backend", choice.backend + " (" + choice.reason + ")");
   setText(root, "isolated", globalThis.crossOriginIsolated
     ? "yes"
@@ -118,21 +124,29 @@ async function chooseBackend(root, example) {
 /* The backend's runtime and its .wasm, joined to the downloads already under way. */
 async function download(root, example, backend, started) {
   const wasmUrl = ORT_BASE + core.runtimeFile(runtimeFiles(root), backend);
-  const [ort, wasm, model, reference] = await Promise.all([
-    example.loadRuntime(backend),
-    prepareWasm(root, wasmUrl, backend, started.track("runtime")),
-    started.model,
-    started.reference,
-  ]);
-  return { ort, wasm, model, reference };
+  const progress = started.track("runtime");
+  const prepared = prepareWasm(root, wasmUrl, backend, progress);
+  try {
+    const [ort, wasm, model, reference] = await Promise.all([
+      example.loadRuntime(backend), prepared, started.model, started.reference,
+    ]);
+    return { ort, wasm: { ...wasm, url: wasmUrl, progress }, model, reference };
+  } catch (error) { // the Run ends here: stop the runtime's download, if it started
+    prepared.then(({ response }) => response && response.body.cancel(), () => {}).catch(() => {});
+    throw error;
+  }
 }
 
 async function createSession(root, example, { ort, wasm, model }, choice, pinned) {
-  // Bytes only when they came from the persistent cache; else Emscripten streams the URL.
-  if (wasm.binary) ort.env.wasm.wasmBinary = wasm.binary;
   setState(root, "loading", "Creating the session…");
   const started = performance.now();
-  const created = await example.createSession(ort, choice.backend, model, pinned);
+  const finish = handOver(ort, wasm.url, wasm, wasm.progress);
+  let created;
+  try {
+    created = await example.createSession(ort, choice.backend, model, pinned);
+  } finally {
+    finish();
+  }
   stats.sessionsCreated++;
   const createMs = performance.now() - started;
   const threads = String(created.ort.env.wasm.numThreads);
@@ -333,6 +347,14 @@ export function init() {
     root.dataset.ready = "true";
     runButton(root).disabled = false;
     initInputs(root);
+    // What the Run button needs first, done now: import this page's own example.mjs (a few
+    // kB, the code the page shows, which imports no runtime until Run) and let it choose the
+    // backend (asking for a WebGPU adapter downloads nothing). A failure shows on Run.
+    const url = widgetUrl(root, "exampleUrl");
+    import(url).then((module) => {
+      examples.set(url, module);
+      if (!choices.has(url)) choices.set(url, module.pickBackend());
+    }, () => {});
     setText(root, "state", "Ready: press Run.");
     showCacheLine(root);
   }

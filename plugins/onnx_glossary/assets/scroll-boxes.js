@@ -33,11 +33,18 @@
     }
     document.documentElement.dataset.glScrollBoxes = "ready";
   };
-  // Material wraps tables and draws diagrams after load: look again when the article changes.
+  // Material wraps tables and draws diagrams after load: look again when the article gains a
+  // box. Only then: a live example rewrites its text many times a Run, and measuring every box
+  // after each change would force a layout each time.
+  const addsBox = (records) => records.some((record) => Array.from(record.addedNodes).some(
+    (node) => node instanceof Element && (node.matches(BOXES) || node.querySelector(BOXES))));
   const watch = () => {
     setUp();
     const article = document.querySelector("article");
-    if (article) new MutationObserver(setUp).observe(article, { childList: true, subtree: true });
+    if (article) {
+      new MutationObserver((records) => { if (addsBox(records)) setUp(); })
+        .observe(article, { childList: true, subtree: true });
+    }
   };
   if (window.document$) window.document$.subscribe(() => setTimeout(watch));
   else addEventListener("DOMContentLoaded", watch);
