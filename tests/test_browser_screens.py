@@ -129,6 +129,30 @@ def test_last_column_of_a_wide_table_is_reachable(browser, server: StaticServer,
     page.context.close()
 
 
+def test_a_box_added_later_is_framed_and_text_changes_measure_nothing(
+        browser, server: StaticServer) -> None:
+    """Boxes that appear after load (a diagram drawn, a result table) get their frame; a
+    change of text (a live example reports its progress many times a Run) does not make the
+    script look at every box again, which would force a layout each time."""
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(server.url + "models/linear/", wait_until="load")
+    settle(page)
+    page.evaluate("delete document.documentElement.dataset.glScrollBoxes")  # set on each look
+    page.evaluate("document.querySelector('article p').textContent = 'changed'")
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.documentElement.dataset.glScrollBoxes") is None
+    page.evaluate("""() => {
+        const box = document.createElement('div');
+        box.className = 'gl-table-scroll';
+        box.id = 'late';
+        box.innerHTML = '<div style="width: 2000px">wide</div>';
+        document.querySelector('article').append(box); }""")
+    wait_until(page, "document.documentElement.dataset.glScrollBoxes === 'ready'")
+    assert page.evaluate("document.getElementById('late').parentElement.className") == "gl-scroll-frame"
+    assert page.get_attribute("#late", "tabindex") == "0"
+    page.context.close()
+
+
 def test_operator_names_break_only_at_their_joints(browser, server: StaticServer) -> None:
     page = browser.new_context(viewport=PHONE).new_page()
     page.goto(server.url + "models/operators/", wait_until="load")
