@@ -47,6 +47,10 @@ class SiteContext:
     report: Callable[[Problem], None] | None = None
     # Kept here, across pages: MkDocs makes new processors for every page it converts.
     tip_pool: TipPool = field(default_factory=TipPool)
+    # Whether the host puts the page's hidden short answers in the page itself (then they are
+    # kept in ``page_tips``, outside the content search reads) or they end the content.
+    tips_outside: bool = False
+    page_tips: str = ""
 
     def problem(self, line: int | None, message: str) -> None:
         if self.report is not None:
@@ -71,7 +75,12 @@ class _TipPool(markdown.postprocessors.Postprocessor):
         self.context = context
 
     def run(self, text: str) -> str:
-        return text + self.context.tip_pool(text, self.context.index)
+        pool = self.context.tip_pool(text, self.context.index)
+        if not self.context.tips_outside:
+            return text + pool
+        if pool:  # the page's own conversion comes last, after its heading fragments
+            self.context.page_tips = pool
+        return text
 
 
 class _Embeds(BlockProcessor):

@@ -44,7 +44,7 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
     """Glossary term pages, an A-Z index, model pages and live examples."""
 
     def __init__(self) -> None:
-        self.context = SiteContext(report=self._warn)
+        self.context = SiteContext(report=self._warn, tips_outside=True)
         self.index = GlossaryIndex.of(())
         self.catalog = catalog.Catalog.empty()
         self.analysis_cache = catalog.AnalysisCache(None)
@@ -118,6 +118,7 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
     def on_page_markdown(self, markdown: str, /, *, page: Page, config: MkDocsConfig,
                          files: Files) -> str:
         self.context.current_uri = page.file.src_uri
+        self.context.page_tips = ""
         term = self.terms_by_uri.get(page.file.src_uri)
         if term is not None:
             self.context.current_path = term.path
@@ -143,6 +144,13 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
                                             self.context.current_path,
                                             self.context.line_offset + 1))
         return markdown
+
+    def on_page_content(self, html: str, /, *, page: Page, config: MkDocsConfig,
+                        files: Files) -> str:
+        # The theme writes them after the content: search, which reads every page's content,
+        # has no need to parse them (they are excluded from its index anyway).
+        page.meta["onnx_glossary_tips"] = self.context.page_tips
+        return html
 
     def on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:
         env.globals["onnx_glossary"] = {
