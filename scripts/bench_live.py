@@ -19,6 +19,7 @@ Everything is measured in one run, interleaved, against a baseline measured alon
    ``intra_op_num_threads=1`` on the same input.
 
 usage: .venv/bin/python scripts/bench_live.py [--reps 7] [--overhead-runs 6] [--runs 2000]
+       [--reading-ms 1000]
 """
 
 from __future__ import annotations
@@ -134,17 +135,17 @@ def profile(playwright, folder: Path):  # type: ignore[no-untyped-def]
 
 
 # A reader reads before pressing Run: the click comes this long after the button is ready, on
-# every page alike. Clicking at once would also time the page's own start (Material's search
-# index, the widget readying itself), which a reader never waits for.
+# every page alike (--reading-ms). Clicking at once would also time the page's own start
+# (Material's search index, the widget readying itself), which a reader never waits for.
 READING_MS = 1000
 
 
-def visit(page, url: str, button: str) -> float:  # type: ignore[no-untyped-def]
+def visit(page, url: str, button: str, reading_ms: int = READING_MS) -> float:  # type: ignore[no-untyped-def]
     """Load the page, press Run; seconds from the click to the verified result."""
     probe = PageProbe(url.split("/repo/")[0]).attach(page)
     page.goto(url, wait_until="load")
     page.wait_for_selector(button + ":not([disabled])")
-    page.wait_for_timeout(READING_MS)
+    page.wait_for_timeout(reading_ms)
     page.click(button)
     wait_until(page, "window.benchEnd !== null", timeout=120_000)
     match = page.eval_on_selector("[data-match]", "e => e.dataset.match")
@@ -195,6 +196,8 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=7)
     parser.add_argument("--overhead-runs", type=int, default=6)
     parser.add_argument("--runs", type=int, default=2000)
+    parser.add_argument("--reading-ms", type=int, default=READING_MS,
+                        help="wait between the button being ready and the click")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -220,18 +223,18 @@ def main() -> None:
             for rep in range(args.reps):  # interleaved, so drift hits every measurement alike
                 with profile(playwright, work / f"ours{rep}") as ours:
                     page = ours.pages[0]
-                    results["cold"].append(visit(page, server.url + linear, WIDGET_RUN))
-                    results["return"].append(visit(page, server.url + linear, WIDGET_RUN))
-                    results["third"].append(visit(page, server.url + linear, WIDGET_RUN))
+                    results["cold"].append(visit(page, server.url + linear, WIDGET_RUN, args.reading_ms))
+                    results["return"].append(visit(page, server.url + linear, WIDGET_RUN, args.reading_ms))
+                    results["third"].append(visit(page, server.url + linear, WIDGET_RUN, args.reading_ms))
                 with profile(playwright, work / f"article{rep}") as article:
                     results["article"].append(
-                        visit(article.pages[0], server.url + "bench/article.html", "#run"))
+                        visit(article.pages[0], server.url + "bench/article.html", "#run", args.reading_ms))
                 with profile(playwright, work / f"kept{rep}") as context:
                     page = context.pages[0]
-                    visit(page, kept_server.url + linear, WIDGET_RUN)
+                    visit(page, kept_server.url + linear, WIDGET_RUN, args.reading_ms)
                     # The HTTP cache emptied, the Cache API kept: days later, say.
                     context.new_cdp_session(page).send("Network.clearBrowserCache")
-                    results["kept"].append(visit(page, kept_server.url + linear, WIDGET_RUN))
+                    results["kept"].append(visit(page, kept_server.url + linear, WIDGET_RUN, args.reading_ms))
             browser = launch(playwright)  # no WebGPU adapter: the fallback path
             widget_ms, bare_ms, timed = overhead(
                 browser, server.url + f"models/{largest.name}/", args.overhead_runs)
@@ -243,7 +246,8 @@ def main() -> None:
 
     m = {key: statistics.median(values) for key, values in results.items()}
     article = m["article"]
-    print(f"Chromium headless, no GPU, {args.reps} repetitions interleaved, medians.\n")
+    print(f"Chromium headless, no GPU, {args.reps} repetitions interleaved, medians; "
+          f"each click {args.reading_ms} ms after the Run button is ready.\n")
     print("| measurement | median | ratio | target |")
     print("|---|---:|---:|---:|")
     print(f"| Cold Run to verified result, linear, the article's snippet (WebGPU build, "
