@@ -211,6 +211,13 @@ def test_term_links_carry_the_short_answer_as_tooltip(tiny: Built) -> None:
     assert tooltip(onnx, "../opset/") == opset
     assert onnx.count('<span id="gl-tip-opset">') == 1
     assert '<div class="gl-tip-pool" hidden data-search-exclude>' in onnx
+    # Inside the article (instant navigation swaps it with the page), after the content that
+    # search reads: no summary reaches the search index.
+    article = onnx[onnx.index("<article"):onnx.index("</article>")]
+    assert article.index('<div class="gl-tip-pool"') > article.index("gl-term")
+    entries = json.loads((tiny.site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    onnx_text = [e["text"] for e in entries["docs"] if e["location"].startswith("glossary/onnx/")]
+    assert onnx_text and not any("ONNX Runtime in one sentence." in text for text in onnx_text)
     # An escaped summary stays escaped in both places.
     index = tiny.page("glossary")
     assert tooltip(index, "hostile/")[0] == 'A summary with "quotes" and <tags>.'
