@@ -77,7 +77,7 @@ def test_kept_files_serve_the_next_visit_and_clear_empties_the_cache(kept, brows
     assert page.is_visible(WIDGET + ' [data-le="cache"]')
 
     # The next visit: nothing of the runtime or the model is asked of the server.
-    kept.requests.clear()
+    kept.log.clear()
     second = context.new_page()
     second.goto(kept.url + "models/linear/", wait_until="load")
     second.click(RUN)

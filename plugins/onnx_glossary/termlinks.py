@@ -10,8 +10,8 @@ model page's labels), has the same shape::
   screens. Material strips ``aria-describedby`` from the element it gives a tooltip, which is
   why the title sits on the wrapper and not on the link.
 - ``aria-describedby`` on the link names a hidden element holding the summary, so screen
-  readers announce it with the link. :func:`tip_pool` makes those elements, one per term, for
-  each page (the Markdown extension appends them).
+  readers announce it with the link. :class:`TipPool` makes those elements, one per term, for
+  each page (the Markdown extension appends them, or hands them to the plugin's theme).
 
 Pure: no MkDocs imports.
 """
@@ -60,18 +60,14 @@ def link_html(href: str, label: str, term: Term) -> Markup:
         WRAPPER_CLASS, term.summary, href, TIP_PREFIX + term.slug, label)
 
 
-def tip_pool(html: str, index: GlossaryIndex) -> str:
-    """The hidden summaries that the term links in ``html`` point to ('' when there are none).
+class TipPool:
+    """``pool(html, index)``: the hidden summaries that the term links in ``html`` point to
+    ('' when there are none). One per site: each term's element is made once, not once per
+    page that links to it.
 
     ``hidden`` keeps them out of sight and out of the reading order; a hidden element still
     serves as an accessible description. Search skips them (``data-search-exclude``).
     """
-    return TipPool()(html, index)
-
-
-class TipPool:
-    """:func:`tip_pool` for the pages of one site: each term's hidden element is made once,
-    not once per page that links to it."""
 
     def __init__(self) -> None:
         self._index: GlossaryIndex | None = None

@@ -27,7 +27,7 @@ describe("handOver", () => {
     globalThis.fetch = async (input) => { others.push(String(input)); return new Response("x"); };
     const before = globalThis.fetch;
     const { response, cancelled } = download();
-    const finish = handOver({ env: { wasm: {} } }, URL_, { binary: null, response }, () => {});
+    const finish = handOver({ env: { wasm: {} } }, { url: URL_, onProgress() {}, binary: null, response });
     assert.notEqual(globalThis.fetch, before); // wrapped while the session is created
     await globalThis.fetch("http://site.test/repo/models/linear/model.onnx");
     assert.equal(await globalThis.fetch(URL_, { credentials: "same-origin" }), response);
@@ -42,7 +42,7 @@ describe("handOver", () => {
   test("a download the runtime never asked for is cancelled, and fetch put back", () => {
     const before = globalThis.fetch;
     const { response, cancelled } = download();
-    const finish = handOver({ env: { wasm: {} } }, URL_, { binary: null, response }, () => {});
+    const finish = handOver({ env: { wasm: {} } }, { url: URL_, onProgress() {}, binary: null, response });
     finish();
     assert.equal(globalThis.fetch, before);
     assert.equal(cancelled(), true);
@@ -52,7 +52,7 @@ describe("handOver", () => {
     const before = globalThis.fetch;
     const ort = { env: { wasm: {} } };
     const binary = new Uint8Array([0, 97, 115, 109]);
-    const finish = handOver(ort, URL_, { binary, response: null }, () => {});
+    const finish = handOver(ort, { url: URL_, onProgress() {}, binary, response: null });
     assert.equal(ort.env.wasm.wasmBinary, binary);
     assert.equal(globalThis.fetch, before);
     finish();

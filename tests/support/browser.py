@@ -76,7 +76,6 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
     def send_head(self):  # type: ignore[override]
         url_path = unquote(urlsplit(self.path).path)
-        self.state.requests.append(url_path)
         self.state.log.append((self.command, url_path))
         if url_path in self.state.missing:
             self.send_error(404, "Not Found")
@@ -109,8 +108,9 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
 
 class _QuietServer(http.server.ThreadingHTTPServer):
-    """A browser that cancels a download (the widget reads only the headers of a response
-    it may not keep) resets the connection: that is not an error of the site."""
+    """A browser that cancels a download (the widget drops the runtime's download when the
+    Run fails or the runtime never asks for it) resets the connection: not an error of the
+    site."""
 
     def handle_error(self, request, client_address) -> None:  # type: ignore[no-untyped-def]
         if not isinstance(sys.exc_info()[1], ConnectionError):
@@ -122,8 +122,8 @@ class StaticServer:
     """A threaded HTTP server on 127.0.0.1 (random port) serving ``root`` at ``prefix``.
 
     ``headers`` are added to every response (e.g. :data:`ISOLATION_HEADERS`); URL paths in
-    ``missing`` answer 404 (fault tests); ``requests`` records every path asked for, ``log``
-    every (method, path).
+    ``missing`` answer 404 (fault tests); ``log`` records every (method, path) asked for,
+    ``requests`` the paths alone.
     ``cache_control`` is sent with every file; anything but ``no-store`` (e.g.
     :data:`GITHUB_PAGES_CACHE`) also sends ETag and Last-Modified and answers revalidations
     with 304, as GitHub Pages does.
@@ -134,7 +134,6 @@ class StaticServer:
     headers: dict[str, str] = field(default_factory=dict)
     cache_control: str = "no-store"
     missing: set[str] = field(default_factory=set)
-    requests: list[str] = field(default_factory=list)
     log: list[tuple[str, str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -144,6 +143,11 @@ class StaticServer:
         self._httpd = _QuietServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    @property
+    def requests(self) -> list[str]:
+        """Every path asked for, in order (``log`` without the methods)."""
+        return [path for _, path in self.log]
 
     @property
     def origin(self) -> str:

@@ -38,44 +38,38 @@ function digests(root) {
 
 /**
  * Get the runtime's .wasm ready for the runtime to start: resolves, once the file is known to
- * be there, to {binary, response}: the bytes when they came from the persistent cache, else
- * its download under way (its body not read yet), or neither when a runtime of this page
- * already started from it. Rejects with a readable error (HTTP 404 ...) before the runtime
- * starts. Pass the result to handOver before creating the session.
+ * be there, to {url, onProgress, binary, response}: the bytes when they came from the
+ * persistent cache, else its download under way (its body not read yet), or neither when a
+ * runtime of this page already started from it. Rejects with a readable error (HTTP 404 ...)
+ * before the runtime starts. Pass the result to handOver before creating the session.
  */
 export async function prepareWasm(root, url, backend, onProgress) {
+  const prepared = { url, onProgress, binary: null, response: null };
   if (loaded.has(url)) {
     onProgress(LOADED); // an earlier Run of this page started the runtime
-    return { binary: null, response: null };
+    return prepared;
   }
   const what = "the runtime " + url.split("/").pop();
   const digest = (digests(root) || { wasm: {} }).wasm[backend];
-  const store = digest ? await caches.open(CACHE_NAME) : null;
-  const key = store && core.cacheKey(url, digest);
-  const hit = store && await store.match(key);
-  if (hit) {
-    onProgress(FROM_SITE_CACHE);
-    return { binary: new Uint8Array(await hit.arrayBuffer()), response: null };
+  if (digest) {
+    prepared.binary = await keptBytes(url, digest, what, onProgress, "application/wasm");
+  } else {
+    const response = await core.openResponse(url, what);
+    prepared.response = core.countingResponse(response, onProgress, AHEAD);
   }
-  if (store) { // kept for later: the bytes are needed once anyway
-    const bytes = await core.fetchBytes(url, what, onProgress);
-    await keep(store, key, bytes, "application/wasm");
-    return { binary: bytes, response: null };
-  }
-  const response = await core.openResponse(url, what);
-  return { binary: null, response: core.countingResponse(response, onProgress, AHEAD) };
+  return prepared;
 }
 
 /**
  * Give the runtime what prepareWasm got, while its session is created: the bytes as
- * env.wasm.wasmBinary, or the download under way to its own fetch of `url` (in Emscripten's
+ * env.wasm.wasmBinary, or the download under way to its own fetch of the URL (in Emscripten's
  * code, in the ort bundle), so that nothing is downloaded twice. The page's fetch is wrapped
  * until that one request is made. Call the returned function once the session exists or
  * failed: it puts fetch back in any case, cancels a download the runtime never asked for, and
  * says when the file came from the browser's cache (same-origin timing is open to the page:
  * nothing crossed the network).
  */
-export function handOver(ort, url, { binary, response }, onProgress) {
+export function handOver(ort, { url, onProgress, binary, response }) {
   if (binary) {
     ort.env.wasm.wasmBinary = binary;
     return () => loaded.add(url);
@@ -103,9 +97,15 @@ export function handOver(ort, url, { binary, response }, onProgress) {
 }
 
 /** A model or reference file's bytes, from the persistent cache when it holds this build's. */
-export async function fileBytes(root, url, name, what, onProgress) {
+export function fileBytes(root, url, name, what, onProgress) {
   const digest = (digests(root) || {})[name];
-  if (!digest) return core.fetchBytes(url, what, onProgress);
+  return digest
+    ? keptBytes(url, digest, what, onProgress, "application/octet-stream")
+    : core.fetchBytes(url, what, onProgress);
+}
+
+/* A file's bytes from the persistent cache under its content hash, else downloaded and kept. */
+async function keptBytes(url, digest, what, onProgress, type) {
   const store = await caches.open(CACHE_NAME);
   const key = core.cacheKey(url, digest);
   const hit = await store.match(key);
@@ -114,7 +114,7 @@ export async function fileBytes(root, url, name, what, onProgress) {
     return new Uint8Array(await hit.arrayBuffer());
   }
   const bytes = await core.fetchBytes(url, what, onProgress);
-  await keep(store, key, bytes, "application/octet-stream");
+  await keep(store, key, bytes, type);
   return bytes;
 }
 

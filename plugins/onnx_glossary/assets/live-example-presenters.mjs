@@ -145,18 +145,11 @@ function greyPicture(root, run, area) {
   if (dims.length < 2 || dims.slice(0, -2).some((d) => d !== 1)) return;
   const [height, width] = dims.slice(-2);
   const { pixels, min, max } = greyPixels(output.values, height, width);
-  const canvas = element("canvas", "live-example__thumb");
-  canvas.width = width;
-  canvas.height = height;
+  const { figure, canvas, caption } = thumbnail(width, height,
+    "Output " + output.name + " as a " + height + "×" + width + " grey picture");
   canvas.getContext("2d").putImageData(new ImageData(pixels, width, height), 0, 0);
-  canvas.setAttribute("role", "img");
-  canvas.setAttribute("aria-label", "Output " + output.name + " as a " + height + "×" + width +
-                      " grey picture");
-  const figure = element("figure", "live-example__seen");
-  const caption = element("figcaption");
   caption.append(identifier(output.name), " as a " + height + "×" + width + " picture: black " +
                  formatValue(min) + ", white " + formatValue(max));
-  figure.append(canvas, caption);
   area.appendChild(figure);
 }
 
@@ -167,15 +160,27 @@ function drawingSeen(root, run, area) {
   if (!fed) return;
   const grid = Math.round(Math.sqrt(fed.values.length / (fed.dims[0] || 1)));
   if (!grid) return;
-  const figure = element("figure", "live-example__seen");
-  const canvas = element("canvas", "live-example__thumb");
-  canvas.width = grid;
-  canvas.height = grid;
-  canvas.setAttribute("role", "img");
-  canvas.setAttribute("aria-label", "The " + grid + "×" + grid + " numbers the model was fed");
+  const { figure, canvas, caption } = thumbnail(grid, grid,
+    "The " + grid + "×" + grid + " numbers the model was fed");
   drawCells(canvas, fed.values, Number(root.dataset.inputMax || 16));
-  figure.append(canvas, element("figcaption", "", "what the model saw (" + grid + "×" + grid + ")"));
+  caption.textContent = "what the model saw (" + grid + "×" + grid + ")";
   area.appendChild(figure);
+}
+
+/*
+ * A small captioned picture: a figure with a canvas of the given size (described for screen
+ * readers by `label`) and an empty caption.
+ */
+function thumbnail(width, height, label) {
+  const canvas = element("canvas", "live-example__thumb");
+  canvas.width = width;
+  canvas.height = height;
+  canvas.setAttribute("role", "img");
+  canvas.setAttribute("aria-label", label);
+  const caption = element("figcaption");
+  const figure = element("figure", "live-example__seen");
+  figure.append(canvas, caption);
+  return { figure, canvas, caption };
 }
 
 const READINGS = [classes, values, greyPicture, drawingSeen];

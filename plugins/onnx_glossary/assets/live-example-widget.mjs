@@ -37,7 +37,7 @@ const RESULT_KEYS = [
 ];
 
 const stats = { sessionsCreated: 0, sessionsReleased: 0 };
-// Per example.mjs URL, once the widget is readied: its module, and its pickBackend() answer.
+// Per example.mjs URL, from when the widget is readied: its import, and its pickBackend() answer.
 const examples = new Map();
 const choices = new Map();
 if (globalThis.onnxLiveExample) globalThis.onnxLiveExample.stats = stats;
@@ -50,8 +50,7 @@ async function run(root) {
     const input = currentInput(root);
     root.dataset.sample = input.source === "own" ? "own" : String(input.index);
     const started = startDownloads(root);
-    // Imported when the widget was readied: no wait at all, unless that import failed.
-    const example = examples.get(widgetUrl(root, "exampleUrl")) || await started.example;
+    const example = await exampleModule(root); // imported when the widget was readied
     const choice = await chooseBackend(root, example);
     const downloaded = await download(root, example, choice.backend, started);
     const { args, pinned } = feedArgs(root, input, example, downloaded.reference);
@@ -93,14 +92,24 @@ function resetUi(root) {
   setState(root, "loading", "Loading…");
 }
 
+/* The very module the page shows as code; a failed import is tried again on the next Run. */
+function exampleModule(root) {
+  const url = widgetUrl(root, "exampleUrl");
+  if (!examples.has(url)) {
+    const module = import(url);
+    module.catch(() => examples.delete(url));
+    examples.set(url, module);
+  }
+  return examples.get(url);
+}
+
 /*
- * Everything that does not depend on the backend, at once: the very module the page shows as
- * code, the model (with progress) and the reference outputs.
+ * Everything else that does not depend on the backend, at once: the model (with progress) and
+ * the reference outputs.
  */
 function startDownloads(root) {
   const track = progressBar(root);
   const started = {
-    example: import(widgetUrl(root, "exampleUrl")),
     model: fileBytes(root, widgetUrl(root, "modelUrl"), "model", "the model", track("model")),
     reference: fileBytes(root, widgetUrl(root, "referenceUrl"), "reference",
                          "the reference outputs", () => {})
@@ -124,13 +133,12 @@ async function chooseBackend(root, example) {
 /* The backend's runtime and its .wasm, joined to the downloads already under way. */
 async function download(root, example, backend, started) {
   const wasmUrl = ORT_BASE + core.runtimeFile(runtimeFiles(root), backend);
-  const progress = started.track("runtime");
-  const prepared = prepareWasm(root, wasmUrl, backend, progress);
+  const prepared = prepareWasm(root, wasmUrl, backend, started.track("runtime"));
   try {
     const [ort, wasm, model, reference] = await Promise.all([
       example.loadRuntime(backend), prepared, started.model, started.reference,
     ]);
-    return { ort, wasm: { ...wasm, url: wasmUrl, progress }, model, reference };
+    return { ort, wasm, model, reference };
   } catch (error) { // the Run ends here: stop the runtime's download, if it started
     prepared.then(({ response }) => response && response.body.cancel(), () => {}).catch(() => {});
     throw error;
@@ -140,7 +148,7 @@ async function download(root, example, backend, started) {
 async function createSession(root, example, { ort, wasm, model }, choice, pinned) {
   setState(root, "loading", "Creating the session…");
   const started = performance.now();
-  const finish = handOver(ort, wasm.url, wasm, wasm.progress);
+  const finish = handOver(ort, wasm);
   let created;
   try {
     created = await example.createSession(ort, choice.backend, model, pinned);
@@ -351,8 +359,7 @@ export function init() {
     // kB, the code the page shows, which imports no runtime until Run) and let it choose the
     // backend (asking for a WebGPU adapter downloads nothing). A failure shows on Run.
     const url = widgetUrl(root, "exampleUrl");
-    import(url).then((module) => {
-      examples.set(url, module);
+    exampleModule(root).then((module) => {
       if (!choices.has(url)) choices.set(url, module.pickBackend());
     }, () => {});
     setText(root, "state", "Ready: press Run.");
