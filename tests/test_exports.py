@@ -75,7 +75,7 @@ def run_export(script: ExportScript, out_root: Path, env: dict[str, str] | None 
     python = export_python(script, REPO)
     if not python.exists():
         result.skipped = (f"{script.name} exports in {script.venv}, which is absent: "
-                          "run `make setup-tf` (CI does, through `make test`)")
+                          "run `make setup-tf` (.ci/run does, before `make test`)")
         return result
     done = subprocess.run(export_command(script, REPO, out_root), capture_output=True, text=True,
                           check=False, env=_env(env), timeout=900)
