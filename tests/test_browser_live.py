@@ -233,11 +233,11 @@ def test_missing_file_shows_an_error_then_run_again_works(plain, browsers, missi
     assert [e for e in probe.errors if "404" not in e] == []
 
 
-def test_the_runtime_is_downloaded_once_counted_and_then_taken_from_the_cache(
+def test_the_runtime_is_downloaded_once_and_then_taken_from_the_cache(
         real_site: Built, driver, tmp_path: Path) -> None:
-    """A cold Run: one request for the .wasm, whose bytes the progress line counts as they pass
-    to the compiler. A reload within the HTTP cache's lifetime: no request for it at all, and
-    the line says where its bytes came from."""
+    """A cold Run: one request for the .wasm, which the progress line reports whole once it is
+    in (a fast download is not counted chunk by chunk). A reload within the HTTP cache's
+    lifetime: no request for it at all, and the line says where its bytes came from."""
     wasm = "ort-wasm-simd-threaded.wasm"
     size = (real_site.site / "assets" / "ort" / wasm).stat().st_size
     # A profile on disk, as a reader's browser has: an in-memory cache (a fresh context's)
@@ -265,6 +265,43 @@ def test_the_runtime_is_downloaded_once_counted_and_then_taken_from_the_cache(
         assert "runtime from the browser's cache" in text, text  # the bytes came, uncounted
         assert not [entry for entry in server.log if entry[1].endswith("/" + wasm)], server.log
         assert_clean(probe)
+
+
+def test_a_slow_download_shows_its_progress_and_run_moves_nothing(
+        real_site: Built, plain, browsers) -> None:
+    """On a phone-sized screen and a slow connection (8 MB/s): before Run the line says what a
+    Run downloads; during the Run it counts the runtime's bytes as they come, over one request;
+    and pressing Run moves nothing below the line."""
+    site = real_site.site
+    wasm = site / "assets" / "ort" / "ort-wasm-simd-threaded.wasm"
+    runtime = f"{wasm.stat().st_size / 1e6:.1f} MB"
+    model = f"{(site / 'models' / 'linear' / 'model.onnx').stat().st_size / 1e3:.1f} kB"
+    page, probe = open_page(browsers[False], plain, "models/linear/",
+                            viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    line = WIDGET + ' [data-le="progress-text"]'
+    wait_until(page, "(line) => document.querySelector(line).textContent !== ''", arg=line)
+    assert page.text_content(line) == f"Downloaded only when you press Run: model {model} · runtime {runtime}"
+    below = "() => document.querySelector('.live-example__facts').getBoundingClientRect().top + scrollY"
+    before = page.evaluate(below)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 20, "downloadThroughput": 8_000_000, "uploadThroughput": 1_000_000})
+    plain.log.clear()
+    page.click(RUN)
+    # Part of the runtime counted, while the rest is still on its way.
+    partial = wait_until(page, """([line, total]) => {
+        const text = document.querySelector(line).textContent;
+        const counted = text.match(/runtime ([0-9.]+) MB of ([0-9.]+) MB/);
+        return counted && counted[2] === total && counted[1] !== total ? text : null;
+    }""", arg=[line, runtime.split()[0]], timeout=60_000)
+    assert page.evaluate(below) == before, "pressing Run moved the page"
+    page.wait_for_selector(WIDGET + '[data-state="done"]', state="attached", timeout=120_000)
+    assert page.get_attribute(WIDGET, "data-match") == "true"
+    assert f"runtime {runtime} of {runtime}" in (page.text_content(line) or ""), partial
+    assert [m for m, path in plain.log if path.endswith("/" + wasm.name)] == ["GET"], plain.log
+    assert_clean(probe)
+    page.context.close()
 
 
 def test_webgpu_failing_at_start_falls_back_to_wasm(plain, browsers) -> None:

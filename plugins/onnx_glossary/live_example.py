@@ -46,6 +46,8 @@ class _Facts(Protocol):
     def name(self) -> str: ...
     @property
     def inputs(self) -> Sequence[_Tensor]: ...
+    @property
+    def file_size(self) -> int: ...
 
 
 class Code(str):
@@ -281,12 +283,13 @@ def _number_text(value: float) -> str:
 
 def widget_context(
     facts: _Facts, reference: Mapping[str, Any], model_base_url: str,
-    cache: Mapping[str, Any] | None = None,
+    cache: Mapping[str, Any] | None = None, wasm_sizes: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
     """Values for ``templates/live_example.html`` (plain text; the template escapes them).
 
     ``cache``: the content hashes that key the persistent cache (``model``, ``reference`` and
-    ``wasm`` per backend); None when the site keeps nothing.
+    ``wasm`` per backend); None when the site keeps nothing. ``wasm_sizes``: the bytes of each
+    backend's .wasm, which the widget says a Run downloads; None when unknown.
     """
     base = model_base_url if model_base_url.endswith("/") else model_base_url + "/"
     image = reference.get("image")
@@ -335,6 +338,8 @@ def widget_context(
         # The .wasm each backend's bundle loads: the widget downloads it with progress.
         "runtime_files": {backend: bundle.wasm for backend, bundle in BUNDLES.items()},
         "cache": dict(cache) if cache else None,
+        # What a Run downloads, shown before it: the model, and the runtime of each backend.
+        "download_sizes": {"model": facts.file_size, "runtime": dict(wasm_sizes or {})},
         # Named real inputs (the first is the default), how the reader makes input, and how
         # the answer reads: see example_spec. Shown before Run, so read from the reference here.
         "samples": samples,
@@ -348,8 +353,9 @@ def widget_context(
 
 def render_live_example(
     facts: _Facts, reference: Mapping[str, Any], model_base_url: str, env: Environment | None = None,
-    cache: Mapping[str, Any] | None = None,
+    cache: Mapping[str, Any] | None = None, wasm_sizes: Mapping[str, int] | None = None,
 ) -> Markup:
     """The widget's HTML for a page; ``model_base_url`` leads from that page to the model folder."""
     template = (env or environment()).get_template("live_example.html")  # autoescape on
-    return Markup(template.render(widget_context(facts, reference, model_base_url, cache)))
+    return Markup(template.render(widget_context(facts, reference, model_base_url, cache,
+                                                 wasm_sizes)))

@@ -58,6 +58,8 @@ class Pages:
     live: bool = True  # live examples on model pages and term pages
     # Persistent cache on: the content hash of each backend's .wasm (runtime.wasm_digests).
     wasm_digests: dict[str, str] | None = None
+    # The size of each backend's .wasm (runtime.wasm_sizes), shown before Run; None if unknown.
+    wasm_sizes: dict[str, int] | None = None
     env: Environment = field(default_factory=environment)
     #: After :meth:`model_files`: the term slugs each model page links to, by page path.
     model_term_links: dict[str, set[str]] = field(default_factory=dict)
@@ -182,7 +184,8 @@ class Pages:
             # The keys of the persistent cache: the bytes the site serves, hashed at build time.
             cache = {"model": entry.facts.sha256, "wasm": self.wasm_digests,
                      "reference": hashlib.sha256(entry.reference_json.encode("utf-8")).hexdigest()}
-        return render_live_example(entry.facts, entry.reference or {}, folder, self.env, cache)
+        return render_live_example(entry.facts, entry.reference or {}, folder, self.env, cache,
+                                   self.wasm_sizes)
 
 
 _CODE_PANEL = '<div class="live-example__code">'

@@ -30,7 +30,7 @@ from .markdown_ext import GlossaryExtension, SiteContext
 from .pages import GLOSSARY_INDEX_URI, Pages
 from .problems import Problem, shown_path
 from .render import environment
-from .runtime import import_map, wasm_digests
+from .runtime import import_map, wasm_digests, wasm_sizes
 from .urls import SiteUrls
 
 log = get_plugin_logger(__name__)
@@ -73,7 +73,7 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         self.pages = Pages(urls=SiteUrls(config.use_directory_urls, config.site_url),
                            set_name=self.config.set_name, live=self.config.live_examples,
                            env=environment(config.theme.custom_dir),
-                           wasm_digests=self._wasm_digests())
+                           wasm_digests=self._wasm_digests(), wasm_sizes=self._wasm_sizes())
         # A site may also list the extension (other hosts need it): the plugin's instance,
         # which shares the plugin's loaded glossary, replaces it, so nothing loads twice.
         for name in EXTENSION_NAMES:
@@ -200,6 +200,11 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):
         if not (self.config.persistent_cache and self.config.live_examples and ort):
             return None
         return wasm_digests(ort / "dist")
+
+    def _wasm_sizes(self) -> dict[str, int] | None:
+        """The sizes of the runtime's .wasm files, when the site publishes them."""
+        ort = self.packages.get("onnxruntime-web")
+        return wasm_sizes(ort / "dist") if self.config.live_examples and ort else None
 
     def _load_models(self) -> None:
         models_dir = Path(self.config.models_dir) if self.config.models_dir else None

@@ -75,6 +75,12 @@ def wasm_digests(dist: Path) -> dict[str, str]:
     return {backend: file_digest(dist / bundle.wasm) for backend, bundle in BUNDLES.items()}
 
 
+def wasm_sizes(dist: Path) -> dict[str, int]:
+    """Per backend, the size in bytes of the .wasm its bundle loads, from ``dist``: what a
+    widget says the runtime costs before Run."""
+    return {backend: (dist / bundle.wasm).stat().st_size for backend, bundle in BUNDLES.items()}
+
+
 def import_map(ort_url: str) -> dict[str, dict[str, str]]:
     """The page's import map: npm specifiers -> the self-hosted bundles under ``ort_url``."""
     return {"imports": {b.specifier: ort_url + b.module for b in BUNDLES.values()}}

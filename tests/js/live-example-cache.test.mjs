@@ -1,60 +1,125 @@
-// Unit tests of how the widget hands the runtime its .wasm (plugins/onnx_glossary/assets/
-// live-example-cache.mjs): the download it started is given to the runtime's own fetch, once.
+// Unit tests of how the widget gets the runtime its .wasm (plugins/onnx_glossary/assets/
+// live-example-cache.mjs): compiled as it arrives from the moment Run is pressed, counted only
+// when the download is slow, and handed to the runtime's own fetch and instantiation, once.
 // Run by tests/test_widget_js.py, or alone: node --test tests/js/
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 
-import { handOver } from "../../plugins/onnx_glossary/assets/live-example-cache.mjs";
+import { handOver, prepareWasm } from "../../plugins/onnx_glossary/assets/live-example-cache.mjs";
 
 const URL_ = "http://site.test/repo/assets/ort/ort-wasm-simd-threaded.wasm";
+// The smallest valid module: the magic number and version 1.
+const EMPTY_MODULE = [0, 97, 115, 109, 1, 0, 0, 0];
 const pageFetch = globalThis.fetch;
+const pageInstantiate = WebAssembly.instantiateStreaming;
+const root = { dataset: {} }; // a widget without the persistent cache
 
-function download() {
-  let cancelled = false;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/* A server's response: the chunks after the given delays (ms), with these headers. */
+function served(chunks, headers) {
   const body = new ReadableStream({
-    pull(controller) { controller.enqueue(new Uint8Array([0, 97, 115, 109])); controller.close(); },
-    cancel() { cancelled = true; },
+    async start(controller) {
+      for (const [delay, bytes] of chunks) {
+        await sleep(delay);
+        controller.enqueue(new Uint8Array(bytes));
+      }
+      controller.close();
+    },
   });
-  const response = new Response(body, { headers: { "Content-Type": "application/wasm" } });
-  return { response, cancelled: () => cancelled };
+  return new Response(body, { headers });
 }
 
-describe("handOver", () => {
+const WASM = { "Content-Type": "application/wasm", "Content-Length": "8" };
+
+describe("prepareWasm", () => {
   afterEach(() => { globalThis.fetch = pageFetch; });
 
-  test("the runtime's fetch of the .wasm gets the download under way, the first time only", async () => {
+  test("a fast download is compiled as it arrives and reported once, whole, when done", async () => {
+    globalThis.fetch = async () => served([[0, EMPTY_MODULE.slice(0, 4)], [5, EMPTY_MODULE.slice(4)]], WASM);
+    const progress = [];
+    const prepared = await prepareWasm(root, URL_, "wasm", (...report) => progress.push(report));
+    assert.ok((await prepared.compiled) instanceof WebAssembly.Module);
+    assert.deepEqual(progress, [[8, 8]]); // no chunk was counted on the way
+  });
+
+  test("a slow download is counted from the moment it is slow on", async () => {
+    globalThis.fetch = async () => served([[0, EMPTY_MODULE.slice(0, 4)], [400, EMPTY_MODULE.slice(4)]], WASM);
+    const progress = [];
+    const prepared = await prepareWasm(root, URL_, "wasm", (...report) => progress.push(report));
+    await sleep(300);
+    assert.deepEqual(progress, [[4, 8]]); // the first half, counted while the rest is awaited
+    assert.ok((await prepared.compiled) instanceof WebAssembly.Module);
+    assert.deepEqual(progress.at(-1), [8, 8]);
+  });
+
+  test("a server that does not say application/wasm still gets its file compiled, counted", async () => {
+    globalThis.fetch = async () => served([[0, EMPTY_MODULE]], { "Content-Type": "application/octet-stream" });
+    const progress = [];
+    const prepared = await prepareWasm(root, URL_, "wasm", (...report) => progress.push(report));
+    assert.ok((await prepared.compiled) instanceof WebAssembly.Module);
+    assert.deepEqual(progress.at(-1), [8, 8]);
+  });
+
+  test("a missing runtime is a readable error before anything starts", async () => {
+    globalThis.fetch = async () => new Response("", { status: 404, statusText: "Not Found" });
+    await assert.rejects(prepareWasm(root, URL_, "wasm", () => {}), {
+      message: "Could not download the runtime ort-wasm-simd-threaded.wasm: HTTP 404 Not Found for " + URL_,
+    });
+  });
+});
+
+describe("handOver", () => {
+  afterEach(() => {
+    globalThis.fetch = pageFetch;
+    WebAssembly.instantiateStreaming = pageInstantiate;
+  });
+
+  function prepared(extra = {}) {
+    return { url: URL_, onProgress() {}, binary: null, compiled: null, abort() {}, ...extra };
+  }
+
+  test("the runtime's fetch and instantiation of the .wasm get the module compiled at Run, once", async () => {
     const others = [];
     globalThis.fetch = async (input) => { others.push(String(input)); return new Response("x"); };
-    const before = globalThis.fetch;
-    const { response, cancelled } = download();
-    const finish = handOver({ env: { wasm: {} } }, { url: URL_, onProgress() {}, binary: null, response });
-    assert.notEqual(globalThis.fetch, before); // wrapped while the session is created
+    const [fetchBefore, instantiateBefore] = [globalThis.fetch, WebAssembly.instantiateStreaming];
+    const compiled = WebAssembly.compile(new Uint8Array(EMPTY_MODULE));
+    let aborted = false;
+    const finish = handOver({ env: { wasm: {} } }, prepared({ compiled, abort: () => { aborted = true; } }));
     await globalThis.fetch("http://site.test/repo/models/linear/model.onnx");
-    assert.equal(await globalThis.fetch(URL_, { credentials: "same-origin" }), response);
-    assert.equal(globalThis.fetch, before); // put back as soon as it was taken
+    // As Emscripten does it: fetch the URL, hand the promise to instantiateStreaming.
+    const asked = globalThis.fetch(URL_, { credentials: "same-origin" });
+    assert.equal(globalThis.fetch, fetchBefore); // put back as soon as it was taken
+    const { module, instance } = await WebAssembly.instantiateStreaming(asked, {});
+    assert.equal(module, await compiled);
+    assert.ok(instance instanceof WebAssembly.Instance);
+    assert.equal(WebAssembly.instantiateStreaming, instantiateBefore);
     await globalThis.fetch(URL_); // a second ask (a fallback) goes to the network
     assert.deepEqual(others, ["http://site.test/repo/models/linear/model.onnx", URL_]);
     finish();
-    assert.equal(cancelled(), false);
-    assert.equal(globalThis.fetch, before);
+    assert.equal(aborted, false);
   });
 
-  test("a download the runtime never asked for is cancelled, and fetch put back", () => {
-    const before = globalThis.fetch;
-    const { response, cancelled } = download();
-    const finish = handOver({ env: { wasm: {} } }, { url: URL_, onProgress() {}, binary: null, response });
+  test("a download the runtime never asked for is stopped, fetch and instantiation put back", () => {
+    const [fetchBefore, instantiateBefore] = [globalThis.fetch, WebAssembly.instantiateStreaming];
+    let aborted = false;
+    const compiled = WebAssembly.compile(new Uint8Array(EMPTY_MODULE));
+    const finish = handOver({ env: { wasm: {} } }, prepared({ compiled, abort: () => { aborted = true; } }));
+    assert.notEqual(WebAssembly.instantiateStreaming, instantiateBefore); // wrapped meanwhile
     finish();
-    assert.equal(globalThis.fetch, before);
-    assert.equal(cancelled(), true);
+    assert.equal(globalThis.fetch, fetchBefore);
+    assert.equal(WebAssembly.instantiateStreaming, instantiateBefore);
+    assert.equal(aborted, true);
   });
 
-  test("bytes from the persistent cache go to the runtime as wasmBinary, fetch untouched", () => {
-    const before = globalThis.fetch;
+  test("bytes from the persistent cache go to the runtime as wasmBinary, nothing wrapped", () => {
+    const [fetchBefore, instantiateBefore] = [globalThis.fetch, WebAssembly.instantiateStreaming];
     const ort = { env: { wasm: {} } };
-    const binary = new Uint8Array([0, 97, 115, 109]);
-    const finish = handOver(ort, { url: URL_, onProgress() {}, binary, response: null });
+    const binary = new Uint8Array(EMPTY_MODULE);
+    const finish = handOver(ort, prepared({ binary }));
     assert.equal(ort.env.wasm.wasmBinary, binary);
-    assert.equal(globalThis.fetch, before);
+    assert.equal(globalThis.fetch, fetchBefore);
+    assert.equal(WebAssembly.instantiateStreaming, instantiateBefore);
     finish();
   });
 });

@@ -215,11 +215,23 @@ export function progressSummary(items) {
 }
 
 /**
+ * The line a widget shows before Run: what a Run downloads, from the build's sizes
+ * ({model, runtime: {backend: bytes}}), for the backend chosen.
+ */
+export function downloadText({ model, runtime } = {}, backend) {
+  const parts = [];
+  if (model) parts.push("model " + formatBytes(model));
+  const wasm = (runtime || {})[backend];
+  parts.push(wasm ? "runtime " + formatBytes(wasm) : "the runtime");
+  return "Downloaded only when you press Run: " + parts.join(" · ");
+}
+
+/**
  * The same response, its body counted as it is read: onProgress(received, total) per chunk,
  * then onProgress(received, received) at the end. Nothing is kept. A failed response (or one
  * without a body) is returned as it is.
  */
-export function countingResponse(response, onProgress, ahead = 0) {
+export function countingResponse(response, onProgress) {
   if (!response.ok || !response.body) return response;
   // Content-Length counts compressed bytes when the server compresses: a hint, not a total.
   const declared = Number(response.headers.get("Content-Length")) || 0;
@@ -233,7 +245,7 @@ export function countingResponse(response, onProgress, ahead = 0) {
     flush() {
       onProgress(received, received);
     },
-  }, undefined, new ByteLengthQueuingStrategy({ highWaterMark: ahead }));
+  });
   return new Response(response.body.pipeThrough(counter), {
     status: response.status, statusText: response.statusText, headers: response.headers,
   });

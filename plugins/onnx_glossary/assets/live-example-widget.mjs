@@ -140,7 +140,7 @@ async function download(root, example, backend, started) {
     ]);
     return { ort, wasm, model, reference };
   } catch (error) { // the Run ends here: stop the runtime's download, if it started
-    prepared.then(({ response }) => response && response.body.cancel(), () => {}).catch(() => {});
+    prepared.then((wasm) => wasm.abort(), () => {});
     throw error;
   }
 }
@@ -288,7 +288,7 @@ function release(root, session) {
   if (session) {
     session.release().then(() => { stats.sessionsReleased++; }, () => {});
   }
-  part(root, "progress").hidden = true;
+  delete part(root, "progress").dataset.active;
   runButton(root).disabled = false;
   showCacheLine(root);
 }
@@ -301,6 +301,11 @@ function runButton(root) {
 
 function widgetUrl(root, key) {
   return new URL(root.dataset[key], location.href).href;
+}
+
+/* The bytes of the model and of each backend's .wasm (data-download-sizes, from Python). */
+function downloadSizes(root) {
+  return JSON.parse(root.dataset.downloadSizes || "{}");
 }
 
 /* The .wasm file per backend, as the build names them (data-runtime-files, from Python). */
@@ -323,7 +328,7 @@ function progressBar(root) {
     bar.value = summary.value;
     setText(root, "progress-text", summary.text);
   };
-  part(root, "progress").hidden = false;
+  part(root, "progress").dataset.active = "";
   return function track(label) {
     items[label] = [0, 0];
     // onProgress(received, total), or onProgress(phrase) when no bytes are counted.
@@ -361,6 +366,12 @@ export function init() {
     const url = widgetUrl(root, "exampleUrl");
     exampleModule(root).then((module) => {
       if (!choices.has(url)) choices.set(url, module.pickBackend());
+      return choices.get(url);
+    }).then(({ backend }) => {
+      // What a Run will download, until one starts.
+      if (root.dataset.state !== "loading" && root.dataset.state !== "running") {
+        setText(root, "progress-text", core.downloadText(downloadSizes(root), backend));
+      }
     }, () => {});
     setText(root, "state", "Ready: press Run.");
     showCacheLine(root);
