@@ -60,9 +60,10 @@ export async function prepareWasm(root, url, backend, onProgress) {
     prepared.binary = await keptBytes(url, digest, what, onProgress, "application/wasm");
   } else {
     const controller = new AbortController();
+    const started = performance.now();
     const response = await core.openResponse(
       url, what, (input) => fetch(input, { signal: controller.signal }));
-    prepared.compiled = compileArriving(url, response, onProgress);
+    prepared.compiled = compileArriving(url, response, onProgress, started);
     prepared.compiled.catch(() => {}); // awaited by the runtime, or dropped with the Run
     prepared.abort = () => controller.abort();
   }
@@ -71,10 +72,11 @@ export async function prepareWasm(root, url, backend, onProgress) {
 
 /*
  * The module compiled from a response as it arrives, its progress counted only once the
- * download is slow (QUIET_MS). A server that does not send application/wasm gets the bytes
- * compiled once they are all in (compileStreaming refuses other types).
+ * download is slow: still under way after QUIET_MS (a download already in, whose compilation
+ * the page is still busy with, is not counted). A server that does not send application/wasm
+ * gets the bytes compiled once they are all in (compileStreaming refuses other types).
  */
-function compileArriving(url, response, onProgress) {
+function compileArriving(url, response, onProgress, started) {
   const declared = Number(response.headers.get("Content-Length")) || 0;
   const type = response.headers.get("Content-Type") || "";
   if (!/^application\/wasm\b/i.test(type)) {
@@ -83,7 +85,10 @@ function compileArriving(url, response, onProgress) {
   const copy = response.clone();
   const compiled = WebAssembly.compileStreaming(response);
   let counting = null;
-  const timer = setTimeout(() => { counting = countBody(copy, declared, onProgress); }, QUIET_MS);
+  const timer = setTimeout(() => {
+    if (downloaded(url, started)) copy.body.cancel().catch(() => {});
+    else counting = countBody(copy, declared, onProgress);
+  }, QUIET_MS);
   const settle = () => {
     clearTimeout(timer);
     if (counting) counting.stop();
@@ -96,6 +101,11 @@ function compileArriving(url, response, onProgress) {
     onProgress(...(size ? [size, size] : [LOADED]));
   }, settle);
   return compiled;
+}
+
+/* Whether the download of url started at `started` is complete (its resource timing entry). */
+function downloaded(url, started) {
+  return performance.getEntriesByName(url).some((entry) => entry.startTime >= started - 1);
 }
 
 /* Read a body to count it, keeping nothing; stop() ends the reading. */
