@@ -25,6 +25,7 @@ usage: .venv/bin/python scripts/bench_live.py [--reps 7] [--overhead-runs 6] [--
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import statistics
 import sys
@@ -220,21 +221,22 @@ def main() -> None:
                 StaticServer(kept.site, "/repo/", cache_control=GITHUB_PAGES_CACHE) as kept_server, \
                 sync_playwright() as playwright:
             linear = "models/linear/"
+            run = functools.partial(visit, reading_ms=args.reading_ms)
             for rep in range(args.reps):  # interleaved, so drift hits every measurement alike
                 with profile(playwright, work / f"ours{rep}") as ours:
                     page = ours.pages[0]
-                    results["cold"].append(visit(page, server.url + linear, WIDGET_RUN, args.reading_ms))
-                    results["return"].append(visit(page, server.url + linear, WIDGET_RUN, args.reading_ms))
-                    results["third"].append(visit(page, server.url + linear, WIDGET_RUN, args.reading_ms))
+                    results["cold"].append(run(page, server.url + linear, WIDGET_RUN))
+                    results["return"].append(run(page, server.url + linear, WIDGET_RUN))
+                    results["third"].append(run(page, server.url + linear, WIDGET_RUN))
                 with profile(playwright, work / f"article{rep}") as article:
                     results["article"].append(
-                        visit(article.pages[0], server.url + "bench/article.html", "#run", args.reading_ms))
+                        run(article.pages[0], server.url + "bench/article.html", "#run"))
                 with profile(playwright, work / f"kept{rep}") as context:
                     page = context.pages[0]
-                    visit(page, kept_server.url + linear, WIDGET_RUN, args.reading_ms)
+                    run(page, kept_server.url + linear, WIDGET_RUN)
                     # The HTTP cache emptied, the Cache API kept: days later, say.
                     context.new_cdp_session(page).send("Network.clearBrowserCache")
-                    results["kept"].append(visit(page, kept_server.url + linear, WIDGET_RUN, args.reading_ms))
+                    results["kept"].append(run(page, kept_server.url + linear, WIDGET_RUN))
             browser = launch(playwright)  # no WebGPU adapter: the fallback path
             widget_ms, bare_ms, timed = overhead(
                 browser, server.url + f"models/{largest.name}/", args.overhead_runs)

@@ -87,7 +87,7 @@ function compileArriving(url, response, onProgress, started) {
   let counting = null;
   const timer = setTimeout(() => {
     if (downloaded(url, started)) copy.body.cancel().catch(() => {});
-    else counting = countBody(copy, declared, onProgress);
+    else counting = countBody(copy, onProgress);
   }, QUIET_MS);
   const settle = () => {
     clearTimeout(timer);
@@ -108,17 +108,11 @@ function downloaded(url, started) {
   return performance.getEntriesByName(url).some((entry) => entry.startTime >= started - 1);
 }
 
-/* Read a body to count it, keeping nothing; stop() ends the reading. */
-function countBody(copy, declared, onProgress) {
-  const reader = copy.body.getReader();
-  let received = 0;
+/* Read a response to count it (core.countingResponse), keeping nothing; stop() ends it. */
+function countBody(copy, onProgress) {
+  const reader = core.countingResponse(copy, onProgress).body.getReader();
   (async () => {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      received += value.byteLength;
-      onProgress(received, Math.max(declared, received));
-    }
+    while (!(await reader.read()).done);
   })().catch(() => {});
   return { stop: () => reader.cancel().catch(() => {}) };
 }

@@ -121,8 +121,20 @@ function startDownloads(root) {
   return started;
 }
 
+/* The example's pickBackend() answer, asked once per example.mjs (when the widget is readied);
+   a failed one is asked again on the next Run. */
+function backendChoice(root, example) {
+  const url = widgetUrl(root, "exampleUrl");
+  if (!choices.has(url)) {
+    const choice = example.pickBackend();
+    choice.catch(() => choices.delete(url));
+    choices.set(url, choice);
+  }
+  return choices.get(url);
+}
+
 async function chooseBackend(root, example) {
-  const choice = await (choices.get(widgetUrl(root, "exampleUrl")) || example.pickBackend());
+  const choice = await backendChoice(root, example);
   setText(root, "backend", choice.backend + " (" + choice.reason + ")");
   setText(root, "isolated", globalThis.crossOriginIsolated
     ? "yes"
@@ -363,11 +375,7 @@ export function init() {
     // What the Run button needs first, done now: import this page's own example.mjs (a few
     // kB, the code the page shows, which imports no runtime until Run) and let it choose the
     // backend (asking for a WebGPU adapter downloads nothing). A failure shows on Run.
-    const url = widgetUrl(root, "exampleUrl");
-    exampleModule(root).then((module) => {
-      if (!choices.has(url)) choices.set(url, module.pickBackend());
-      return choices.get(url);
-    }).then(({ backend }) => {
+    exampleModule(root).then((module) => backendChoice(root, module)).then(({ backend }) => {
       // What a Run will download, until one starts.
       if (root.dataset.state !== "loading" && root.dataset.state !== "running") {
         setText(root, "progress-text", core.downloadText(downloadSizes(root), backend));
