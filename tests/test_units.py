@@ -22,9 +22,17 @@ from onnx_glossary.glossary import GlossaryIndex, parse_term
 from onnx_glossary.markdown_ext import GlossaryExtension, SiteContext
 from onnx_glossary.pages import Pages
 from onnx_glossary.problems import Finding, Problem, Suggestions, did_you_mean, shown_path
-from onnx_glossary.render import environment, human_bytes, markdown_field, md_escape, shape_text
+from onnx_glossary.render import (
+    environment,
+    human_bytes,
+    markdown_field,
+    markdown_fields,
+    md_escape,
+    shape_text,
+)
 from onnx_glossary.runtime import BUNDLES, import_map, runtime_files
 from onnx_glossary.urls import SiteUrls
+from onnx_glossary.yaml_lines import BadDate, YamlError, load_yaml
 
 from . import model_builders as build
 from .sitebuild import REPO, term
@@ -83,6 +91,17 @@ def test_markdown_field_drops_raw_html_and_script_links():
     html = markdown_field("Hi <script>alert(1)</script> [x](javascript:alert(1)) [ok](https://a.b/)")
     assert "<script" not in html and "javascript:" not in html
     assert '<a href="https://a.b/">ok</a>' in html
+
+
+@pytest.mark.parametrize("texts", [
+    ["A *plain* answer.", "Two\n\nparagraphs.", "- a list\n- of two"],
+    ["Before a break.\n\n---\n\nAfter it.", "Another field."],  # a field's own <hr />
+    ["```python\nnever closed", "Swallowed?", "Last."],  # a fence never closed
+    ["A break\n\n***\n\nof its own.", "```\nopened", "closed\n```"],  # a break and a fence across fields
+    ["`* * *` in code", "and `<hr />` as text"],
+])
+def test_markdown_fields_gives_each_field_what_converting_it_alone_gives(texts):
+    assert markdown_fields(texts) == [markdown_field(text) for text in texts]
 
 
 def test_filters():
@@ -210,3 +229,40 @@ def test_json_ld_is_data_not_text():
     assert defined["name"] == "A <b> term" and defined["url"] == "https://x.io/r/glossary/a/"
     assert json.loads(json.dumps(defined)) == defined
     assert isinstance(page.markdown, str) and not isinstance(page.markdown, Markup)
+
+
+# -- yaml_lines ----------------------------------------------------------------------------
+
+
+def test_load_yaml_keeps_the_file_line_of_every_key_and_item():
+    text = "title: T\nsources:\n  - title: A\n    url: u\n  - b\ntitle: again\n"
+    data, duplicates = load_yaml(text, first_line=2)
+    assert data == {"title": "again", "sources": [{"title": "A", "url": "u"}, "b"]}
+    assert data.line == 2 and data.key_lines == {"title": 7, "sources": 3}
+    assert data["sources"].item_lines == [4, 6] and data["sources"][0].key_lines["url"] == 5
+    assert duplicates == [("title", 7)]
+
+
+def test_load_yaml_reads_scalars_merge_keys_and_aliases_as_pyyaml_does():
+    text = ("n: 3\nflag: true\nnone:\nday: 2026-11-30\nbad: 2026-13-40\n"
+            "base: &b {x: 1}\nmerged: {<<: *b, y: 2}\nagain: [*b, *b]\n")
+    data, _ = load_yaml(text)
+    assert data["n"] == 3 and data["flag"] is True and data["none"] is None
+    assert data["day"].isoformat() == "2026-11-30" and data["bad"] == BadDate("2026-13-40")
+    assert data["merged"] == {"x": 1, "y": 2}
+    # An alias is the anchored object itself: a million aliases cost one construction.
+    assert data["again"][0] is data["again"][1] is data["base"]
+
+
+@pytest.mark.parametrize("text, line, what", [
+    ("a: 1\nb: &x\n  - *x\n", 2, "refers to the value"),  # an alias inside its own anchor
+    ("a: 1\n? [1, 2]\n: list key\n", 2, "key must be"),
+    ("a: 1\nb: !thing {x: 1}\n", 2, "!thing"),
+    ("a: 1\nb: !!map text\n", 2, "expected a mapping"),
+    ("a: 1\nb: [1, 2\n", 3, ""),
+])
+def test_load_yaml_refuses_what_it_cannot_build_with_its_line(text, line, what):
+    with pytest.raises(YamlError) as error:
+        load_yaml(text, first_line=1)
+    assert error.value.line == line and what in str(error.value)
+

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from .frontmatter import (
     Facts,
@@ -267,8 +267,9 @@ def load_glossary(glossary_dir: Path, display_root: Path,
     """
     terms: list[Term] = []
     problems: list[Problem] = []
+    folder = PurePosixPath(shown_path(glossary_dir, display_root))  # resolved once, not per file
     for file in sorted(glossary_dir.glob("*.md")):
-        shown = shown_path(file, display_root)
+        shown = (folder / file.name).as_posix()
         try:
             text = file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:

@@ -25,7 +25,7 @@ from .glossary import GLOSSARY_URI, GlossaryIndex, Term
 from .live_example import render_live_example, render_snippet_js
 from .render import LinkResolver, environment, markdown_fields, render, unwrap_paragraph
 from .termlinks import TermLinker
-from .urls import SiteUrls
+from .urls import SiteUrls, relative_path
 
 GLOSSARY_INDEX_URI = f"{GLOSSARY_URI}/index.md"
 MODELS_INDEX_URI = f"{MODELS_URI}/index.md"
@@ -211,7 +211,7 @@ def _compact(widget: Markup) -> Markup:
 
 def _md_link(from_uri: str, to_uri: str) -> str:
     """A relative link to a page's ``.md`` source: MkDocs (and other hosts) resolve those."""
-    return posixpath.relpath(to_uri, posixpath.dirname(from_uri) or ".")
+    return relative_path(to_uri, posixpath.dirname(from_uri))
 
 
 def _original(catalog: Catalog, entry: ModelEntry) -> ModelEntry | None:

@@ -36,22 +36,22 @@ _TIP_REF_RE = re.compile(r'aria-describedby="' + TIP_PREFIX + r'([a-z0-9-]+)"')
 def wrap_links(root: etree.Element, resolve: Callable[[str], Term | None]) -> None:
     """Give every ``<a>`` under ``root`` that ``resolve`` maps to a term its tooltip markup.
 
-    A link that already has a ``title`` (the author wrote one) is left alone.
+    A link that already has a ``title`` (the author wrote one) is left alone. The element of
+    the link becomes the wrapper and a new ``<a>`` inside it takes over the link, so nothing
+    needs the link's parent (ElementTree has no parent pointers; finding them walks the page).
     """
-    found = [(parent, position, child) for parent in root.iter()
-             for position, child in enumerate(parent)
-             if child.tag == "a" and child.get("href") and "title" not in child.attrib]
-    # Replace from the end so that earlier positions stay valid.
-    for parent, position, link in reversed(found):
-        term = resolve(link.get("href", ""))
+    for element in [a for a in root.iter("a") if a.get("href") and "title" not in a.attrib]:
+        term = resolve(element.get("href", ""))
         if term is None:
             continue
-        wrapper = etree.Element("span", {"class": WRAPPER_CLASS, "title": term.summary})
-        wrapper.tail, link.tail = link.tail, None
-        link.set("aria-describedby", TIP_PREFIX + term.slug)
-        parent.remove(link)
-        wrapper.append(link)
-        parent.insert(position, wrapper)
+        link = etree.Element("a", {**element.attrib, "aria-describedby": TIP_PREFIX + term.slug})
+        link.text = element.text
+        link.extend(element)
+        tail = element.tail
+        element.clear()  # children, attributes, text and tail
+        element.tag, element.tail = "span", tail
+        element.attrib.update({"class": WRAPPER_CLASS, "title": term.summary})
+        element.append(link)
 
 
 def link_html(href: str, label: str, term: Term) -> Markup:

@@ -11,7 +11,18 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import urlsplit
+
+
+@lru_cache(maxsize=65536)
+def relative_path(target: str, folder: str) -> str:
+    """``posixpath.relpath`` between two paths of the docs namespace (``""`` is its root).
+
+    Both are rooted at ``/`` first: relpath makes relative paths absolute with the working
+    directory, a system call for every link of every page. Cached: a big glossary asks for
+    the same few thousand paths over and over."""
+    return posixpath.relpath("/" + target, "/" + folder)
 
 
 @dataclass(frozen=True)
@@ -53,7 +64,7 @@ class SiteUrls:
         # The browser resolves against the page's folder: "a/b/" for directory URLs,
         # "a/" for "a/b.html".
         base = source if source.endswith("/") or not source else posixpath.dirname(source) + "/"
-        rel = posixpath.relpath(target or ".", base.rstrip("/") or ".")
+        rel = relative_path(target, base.rstrip("/"))
         if (target.endswith("/") or not target) and not rel.endswith("/"):
             rel = "./" if rel == "." else rel + "/"
         return rel + (f"#{fragment}" if fragment else "")
