@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment
+from jinja2 import Environment, Template
 from markupsafe import Markup
 
 from .backlinks import Mention
 from .catalog import MODEL_FILE, MODELS_URI, Catalog, ModelEntry
 from .glossary import GLOSSARY_URI, GlossaryIndex, Term
 from .live_example import render_live_example, render_snippet_js
-from .render import LinkResolver, environment, markdown_fields, render, unwrap_paragraph
+from .render import LinkResolver, environment, markdown_fields, unwrap_paragraph
 from .termlinks import TermLinker
 from .urls import SiteUrls, relative_path
 
@@ -63,6 +63,15 @@ class Pages:
     env: Environment = field(default_factory=environment)
     #: After :meth:`model_files`: the term slugs each model page links to, by page path.
     model_term_links: dict[str, set[str]] = field(default_factory=dict)
+    # Looked up once per site build: Jinja checks a template's file on every get_template,
+    # once per term page. A new build (mkdocs serve) has a new Pages and sees edited templates.
+    _templates: dict[str, Template] = field(default_factory=dict, repr=False)
+
+    def _render(self, template: str, **context: Any) -> str:
+        found = self._templates.get(template)
+        if found is None:
+            found = self._templates[template] = self.env.get_template(template)
+        return found.render(**context)
 
     # -- glossary ---------------------------------------------------------------------------
 
@@ -75,8 +84,8 @@ class Pages:
         fields = markdown_fields([*term.mistakes, *(q.answer for q in term.faq)], resolver)
         mistakes = [unwrap_paragraph(html) for html in fields[:len(term.mistakes)]]
         answers = fields[len(term.mistakes):]
-        markdown = render(
-            self.env, "term.md.jinja",
+        markdown = self._render(
+            "term.md.jinja",
             term=term,
             answers=answers,
             mistakes=mistakes,
@@ -122,8 +131,8 @@ class Pages:
         return out
 
     def glossary_index(self, index: GlossaryIndex) -> str:
-        return render(self.env, "glossary_index.md.jinja", index=index, letters=index.letters(),
-                      categories=index.categories(), total=len(index))
+        return self._render("glossary_index.md.jinja", index=index, letters=index.letters(),
+                            categories=index.categories(), total=len(index))
 
     # -- models -----------------------------------------------------------------------------
 
@@ -134,20 +143,20 @@ class Pages:
         if not catalog.models:
             return
         mentions = mentions or {}
-        yield MODELS_INDEX_URI, render(
-            self.env, "models_index.md.jinja", models=list(catalog.models.values()),
+        yield MODELS_INDEX_URI, self._render(
+            "models_index.md.jinja", models=list(catalog.models.values()),
             runtime=catalog.runtime, url=self.urls.linker(MODELS_INDEX_URI),
             md_link=lambda to: _md_link(MODELS_INDEX_URI, to))
-        yield OPERATORS_URI, render(
-            self.env, "operator_index.md.jinja", operators=operator_index(catalog),
+        yield OPERATORS_URI, self._render(
+            "operator_index.md.jinja", operators=operator_index(catalog),
             catalog=catalog, url=self.urls.linker(OPERATORS_URI))
         for entry in catalog.models.values():
             folder = f"{MODELS_URI}/{entry.name}/"
             live_here = self.live and entry.live
             term_link = TermLinker(index or GlossaryIndex.of(()), entry.page_uri, self.urls)
             self.model_term_links[entry.page_uri] = term_link.used
-            yield entry.page_uri, render(
-                self.env, "model_page.md.jinja", entry=entry, facts=entry.facts,
+            yield entry.page_uri, self._render(
+                "model_page.md.jinja", entry=entry, facts=entry.facts,
                 catalog=catalog, url=self.urls.linker(entry.page_uri),
                 md_link=lambda to, here=entry.page_uri: _md_link(here, to),
                 widget=self._widget(entry, entry.page_uri) if live_here else None,
@@ -170,12 +179,12 @@ class Pages:
         page = self.urls.between(from_uri, entry.page_uri)
         if kind == "live-example":
             if not (self.live and entry.live):
-                return render(self.env, "model_card.html.jinja", entry=entry, facts=entry.facts,
-                              page_url=page, note="This model has no live example.")
+                return self._render("model_card.html.jinja", entry=entry, facts=entry.facts,
+                                    page_url=page, note="This model has no live example.")
             return str(self._widget(entry, from_uri))
         widget = _compact(self._widget(entry, from_uri)) if self.live and entry.live else None
-        return render(self.env, "model_card.html.jinja", entry=entry, facts=entry.facts,
-                      page_url=page, note=None, widget=widget)
+        return self._render("model_card.html.jinja", entry=entry, facts=entry.facts,
+                            page_url=page, note=None, widget=widget)
 
     def _widget(self, entry: ModelEntry, from_uri: str | None) -> Markup:
         folder = self.urls.between(from_uri, f"{MODELS_URI}/{entry.name}/")

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import markdown
@@ -208,7 +208,3 @@ def human_bytes(size: int) -> str:
             return f"{size:,} bytes" if unit == "bytes" else f"{value:.1f} {unit}"
         value /= 1000
     raise AssertionError("unreachable")
-
-
-def render(env: Environment, template: str, **context: Any) -> str:
-    return env.get_template(template).render(**context)
