@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -161,6 +164,29 @@ def test_catalog_cache_is_keyed_by_content(tmp_path: Path, catalog):
     found, _ = load_catalog(root / "models", root, changed, size_budget_bytes=10**6,
                             node_modules=NODE_MODULES)
     assert changed.misses == 1 and found.models["lin"].facts.opsets["ai.onnx"] == 18
+
+
+_THREADS_AFTER_NUMPY = """
+import os
+from onnx_glossary.catalog import _import_numpy_without_blas_threads
+_import_numpy_without_blas_threads()
+print(len(os.listdir("/proc/self/task")), "OPENBLAS_NUM_THREADS" in os.environ)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc")
+def test_models_are_analysed_without_idle_blas_threads():
+    """OpenBLAS's idle workers spin for a tenth of a second of CPU when numpy loads; the build
+    loads numpy with one thread, and leaves a number the environment chose alone."""
+    def threads(**variables: str) -> str:
+        env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS",
+                                                                 "GOTO_NUM_THREADS", "OMP_NUM_THREADS")}
+        return subprocess.run([sys.executable, "-c", _THREADS_AFTER_NUMPY], env={**env, **variables},
+                              capture_output=True, text=True, check=True).stdout.split()
+
+    assert threads() == ["1", "False"]  # no worker, and the variable is gone again
+    if (os.cpu_count() or 1) >= 2:
+        assert threads(OMP_NUM_THREADS="2") == ["2", "False"]
 
 
 def test_pages_link_through_the_url_helper(catalog):

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import posixpath
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import version
@@ -37,6 +39,34 @@ RESERVED_NAMES = frozenset({"index", "operators"})
 # Bumped whenever the cached entry's layout changes, so an old cache is never misread.
 CACHE_FORMAT = 3
 NAME_RE = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
+
+
+# What OpenBLAS reads for its number of threads, first one set wins.
+_BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+
+
+def _import_numpy_without_blas_threads() -> None:
+    """Import numpy (onnx and onnxruntime need it) with one OpenBLAS thread, unless the
+    environment already chose a number or numpy is loaded.
+
+    When OpenBLAS loads, it starts a worker thread per extra core, and each worker spins while
+    it waits for work before it sleeps: about 0.1 s of CPU on a 2-core machine, a twentieth of
+    the plugin's own work in a 1,000-term build. The analysis does no linear algebra in numpy
+    (onnxruntime runs the models), so the workers would never get any. OpenBLAS reads the
+    variable only as it loads, so it is set for the import and removed again: child processes
+    see the environment as it was. numpy's matrix products in this process do use one thread
+    from then on; a site whose other plugins need more sets ``OPENBLAS_NUM_THREADS`` itself.
+    """
+    if "numpy" in sys.modules:
+        return
+    chosen = any(name in os.environ for name in _BLAS_THREAD_VARIABLES)
+    if not chosen:
+        os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    try:
+        import numpy  # noqa: F401
+    finally:
+        if not chosen:
+            del os.environ["OPENBLAS_NUM_THREADS"]
 
 
 def _run_errors() -> tuple[type[BaseException], ...]:
@@ -229,6 +259,7 @@ def _problems(path: str, findings: tuple[Finding, ...], runtime: BrowserRuntime)
 def _analyse(folder: Path, model_file: Path, spec: ExampleSpec, webgpu: WebGpuSupport,
              runtime: BrowserRuntime, budget: int) -> dict[str, Any]:
     """The cacheable analysis: the facts, the reference, and the live example's findings."""
+    _import_numpy_without_blas_threads()
     from .model_analysis import ModelError, analyse_model
     from .reference import compute_reference
 

@@ -12,12 +12,11 @@ import mimetypes
 import os
 import posixpath
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from jinja2 import Environment
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
@@ -32,6 +31,11 @@ from .problems import Problem, shown_path
 from .render import environment
 from .runtime import import_map, wasm_digests, wasm_sizes
 from .urls import SiteUrls
+
+# Only for the annotation: the server module imports watchdog, wsgiref and http.server, which a
+# build does not need (10 ms).
+if TYPE_CHECKING:
+    from mkdocs.livereload import LiveReloadServer
 
 log = get_plugin_logger(__name__)
 

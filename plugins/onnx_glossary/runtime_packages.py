@@ -25,7 +25,6 @@ import hashlib
 import json
 import os
 import shutil
-import tarfile
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterable, Mapping
@@ -210,6 +209,8 @@ def download(package: Package, registry: str, cache: Path, timeout: float = 60.0
 
 def unpack(package: Package, cache: Path) -> Path:
     """Check the cached tarball, then make its unpacked site files match it exactly."""
+    import tarfile  # only when a package is fetched: a build that has them skips the import
+
     tarball = cache / "tarballs" / f"{package.stem}.tgz"
     folder = cache / "unpacked" / package.stem / package.name
     digest = _hasher(package.integrity)
