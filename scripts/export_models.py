@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from onnx_glossary.export_tools import export_command, export_python, export_scripts
+from onnx_glossary.models.export_tools import export_command, export_python, export_scripts
 
 REPO = Path(__file__).resolve().parent.parent
 MODELS_DIR = REPO / "models"

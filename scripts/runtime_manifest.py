@@ -18,7 +18,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "plugins"))
 
-from onnx_glossary.runtime_packages import MANIFEST, SITE_FILES, manifest_from_lock  # noqa: E402
+from onnx_glossary.browser.packages import MANIFEST, SITE_FILES, manifest_from_lock  # noqa: E402
 
 
 def expected() -> str:

@@ -6,10 +6,10 @@ import re
 from html import unescape
 from pathlib import Path
 
-from onnx_glossary.backlinks import Backlinks, Mention, add_page, page_title
-from onnx_glossary.glossary import GlossaryIndex, parse_term
-from onnx_glossary.termlinks import TermLinker
-from onnx_glossary.urls import SiteUrls
+from onnx_glossary.common.urls import SiteUrls
+from onnx_glossary.glossary.backlinks import Backlinks, Mention, add_page, page_title
+from onnx_glossary.glossary.index import GlossaryIndex, parse_term
+from onnx_glossary.render.termlinks import TermLinker
 
 from . import model_builders as mb
 from .sitebuild import build_site, project, term

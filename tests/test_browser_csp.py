@@ -12,7 +12,7 @@ import io
 from collections.abc import Iterator
 
 import pytest
-from onnx_glossary import csp
+from onnx_glossary.browser import csp
 from PIL import Image
 
 from .sitebuild import Built

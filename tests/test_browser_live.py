@@ -548,8 +548,8 @@ def _zoo_project(root: Path, *, swap_input: bool) -> Path:
 
 @pytest.mark.parametrize("swap_input", [False, True], ids=["shipped", "input-swapped"])
 def test_model_zoo_outputs_are_checked_in_the_browser(tmp_path: Path, browsers, swap_input: bool) -> None:
-    from onnx_glossary.live_example import render_snippet_js
-    from onnx_glossary.model_analysis import analyse_model
+    from onnx_glossary.models.analysis import analyse_model
+    from onnx_glossary.render.live_example import render_snippet_js
 
     from .sitebuild import build_site
 

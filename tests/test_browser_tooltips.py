@@ -5,7 +5,7 @@ it while the second follows the link."""
 from __future__ import annotations
 
 import pytest
-from onnx_glossary.glossary import parse_term
+from onnx_glossary.glossary.index import parse_term
 
 from .sitebuild import REPO
 from .support.browser import PageProbe, StaticServer

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from onnx_glossary.export_tools import export_scripts
+from onnx_glossary.models.export_tools import export_scripts
 
 from .sitebuild import REPO
 from .support.browser import PageProbe, StaticServer, chromium

@@ -7,8 +7,8 @@ import hashlib
 import re
 from pathlib import Path
 
-from onnx_glossary import csp
-from onnx_glossary.generate import main as generate_main
+from onnx_glossary.browser import csp
+from onnx_glossary.hosts.generate import main as generate_main
 
 from .sitebuild import build_site, term, write_project
 

@@ -31,7 +31,7 @@ from typing import Any
 
 import onnx
 import pytest
-from onnx_glossary.export_tools import (
+from onnx_glossary.models.export_tools import (
     ExportScript,
     export_command,
     export_python,
@@ -272,7 +272,7 @@ def test_parity_failure_exits_non_zero(tmp_path):
     # A script whose parity check fails must stop with a message, not write a model.
     script = tmp_path / "export.py"
     script.write_text(
-        "from onnx_glossary.export_tools import check_parity, run_main\n"
+        "from onnx_glossary.models.export_tools import check_parity, run_main\n"
         "run_main(lambda: check_parity('broken', 0.5, 1e-5))\n",
         encoding="utf-8",
     )

@@ -6,7 +6,7 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from onnx_glossary.glossary import GlossaryIndex, find_links, load_glossary, parse_term
+from onnx_glossary.glossary.index import GlossaryIndex, find_links, load_glossary, parse_term
 
 from .sitebuild import term
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import markdown
 import pytest
-from onnx_glossary import standalone
-from onnx_glossary.generate import main as generate_main
+from onnx_glossary.hosts import standalone
+from onnx_glossary.hosts.generate import main as generate_main
 
 from .sitebuild import REPO, Built, build_site, term, write_project
 from .support.browser import PageProbe, StaticServer, chromium, wait_until

@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from onnx_glossary.urls import SiteUrls
+from onnx_glossary.common.urls import SiteUrls
 
 from .sitebuild import REPO, Built, build_site
 

@@ -17,15 +17,15 @@ import numpy as np
 import onnx
 import pytest
 from onnx import TensorProto, helper
-from onnx_glossary.example_spec import load_example_spec, tolerance
-from onnx_glossary.live_example import (
+from onnx_glossary.models.analysis import analyse_model
+from onnx_glossary.models.example_spec import load_example_spec, tolerance
+from onnx_glossary.models.reference import compute_reference
+from onnx_glossary.render.live_example import (
     free_dimension_overrides,
     render_live_example,
     render_snippet_js,
     render_snippet_python,
 )
-from onnx_glossary.model_analysis import analyse_model
-from onnx_glossary.reference import compute_reference
 
 REPO = Path(__file__).resolve().parent.parent
 NODE = shutil.which("node")

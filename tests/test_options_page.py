@@ -9,9 +9,15 @@ import re
 import pytest
 from mkdocs.config import base
 from mkdocs.config import config_options as c
-from onnx_glossary.config import GlossaryConfig
-from onnx_glossary.markdown_ext import GlossaryExtension
-from onnx_glossary.options_page import OPTIONS_URI, default_text, markdown_of, option_docs, options_page
+from onnx_glossary.hosts.markdown_ext import GlossaryExtension
+from onnx_glossary.hosts.mkdocs_config import GlossaryConfig
+from onnx_glossary.render.options_page import (
+    OPTIONS_URI,
+    default_text,
+    markdown_of,
+    option_docs,
+    options_page,
+)
 
 from .sitebuild import REPO, Built
 

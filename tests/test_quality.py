@@ -7,8 +7,8 @@ import logging
 from pathlib import Path
 
 import pytest
-from onnx_glossary.glossary import GlossaryIndex, load_glossary
-from onnx_glossary.quality import (
+from onnx_glossary.glossary.index import GlossaryIndex, load_glossary
+from onnx_glossary.glossary.quality import (
     check_completeness,
     check_dates,
     check_orphans,
@@ -149,7 +149,7 @@ def test_build_warns_with_the_checks_on_and_logs_orphans(tmp_path: Path,
 
 
 def test_the_contributing_example_term_meets_the_rules() -> None:
-    from onnx_glossary.glossary import parse_term
+    from onnx_glossary.glossary.index import parse_term
 
     text = (REPO / "docs" / "contributing.md").read_text(encoding="utf-8")
     example = text.split("A complete example, every key used:\n\n```markdown\n", 1)[1].split("\n```\n", 1)[0]

@@ -9,10 +9,10 @@ import numpy as np
 import onnx
 import pytest
 from onnx import numpy_helper
-from onnx_glossary.example_spec import ExampleSpec, load_example_spec, parse_example_spec
-from onnx_glossary.model_analysis import analyse_model
-from onnx_glossary.reference import compute_reference, run_model
-from onnx_glossary.runtime import BrowserRuntime
+from onnx_glossary.browser.runtime import BrowserRuntime
+from onnx_glossary.models.analysis import analyse_model
+from onnx_glossary.models.example_spec import ExampleSpec, load_example_spec, parse_example_spec
+from onnx_glossary.models.reference import compute_reference, run_model
 from PIL import Image
 
 from . import model_builders as build

@@ -18,8 +18,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from onnx_glossary import runtime
-from onnx_glossary.runtime_packages import (
+from onnx_glossary.browser import runtime
+from onnx_glossary.browser.packages import (
     DEFAULT_REGISTRY,
     MANIFEST,
     SITE_FILES,

@@ -17,15 +17,17 @@ import pytest
 from jinja2 import Environment
 from markupsafe import Markup
 from mkdocs.exceptions import PluginError
-from onnx_glossary import assets
-from onnx_glossary.catalog import _BLAS_THREAD_VARIABLES, AnalysisCache, Catalog, load_catalog
-from onnx_glossary.config import GlossaryConfig
-from onnx_glossary.element_types import ELEMENT_TYPES
-from onnx_glossary.glossary import GlossaryIndex, parse_term
-from onnx_glossary.markdown_ext import GlossaryExtension, SiteContext
-from onnx_glossary.pages import Pages
-from onnx_glossary.problems import Finding, Problem, Suggestions, did_you_mean, shown_path
-from onnx_glossary.render import (
+from onnx_glossary.browser import assets
+from onnx_glossary.browser.runtime import BUNDLES, import_map, runtime_files
+from onnx_glossary.common.problems import Finding, Problem, Suggestions, did_you_mean, shown_path
+from onnx_glossary.common.urls import SiteUrls
+from onnx_glossary.common.yaml_lines import BadDate, YamlError, load_yaml
+from onnx_glossary.glossary.index import GlossaryIndex, parse_term
+from onnx_glossary.hosts.markdown_ext import GlossaryExtension, SiteContext
+from onnx_glossary.hosts.mkdocs_config import GlossaryConfig
+from onnx_glossary.models.catalog import _BLAS_THREAD_VARIABLES, AnalysisCache, Catalog, load_catalog
+from onnx_glossary.models.element_types import ELEMENT_TYPES
+from onnx_glossary.render.environment import (
     environment,
     human_bytes,
     markdown_field,
@@ -33,9 +35,7 @@ from onnx_glossary.render import (
     md_escape,
     shape_text,
 )
-from onnx_glossary.runtime import BUNDLES, import_map, runtime_files
-from onnx_glossary.urls import SiteUrls
-from onnx_glossary.yaml_lines import BadDate, YamlError, load_yaml
+from onnx_glossary.render.pages import Pages
 
 from . import model_builders as build
 from .sitebuild import REPO, term
@@ -168,7 +168,7 @@ def test_catalog_cache_is_keyed_by_content(tmp_path: Path, catalog):
 
 _THREADS_AFTER_NUMPY = """
 import os
-from onnx_glossary.catalog import _import_numpy_without_blas_threads
+from onnx_glossary.models.catalog import _import_numpy_without_blas_threads
 _import_numpy_without_blas_threads()
 print(len(os.listdir("/proc/self/task")), "OPENBLAS_NUM_THREADS" in os.environ)
 """

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from onnx_glossary.webgpu_ops import (
+from onnx_glossary.browser.webgpu_ops import (
     OpsetRange,
     load_webgpu_support,
     parse_ranges,

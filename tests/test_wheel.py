@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from onnx_glossary.runtime_packages import load_manifest, tarball_path
+from onnx_glossary.browser.packages import load_manifest, tarball_path
 
 from .sitebuild import REPO
 from .support.browser import PageProbe, StaticServer, chromium

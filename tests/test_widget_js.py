@@ -10,12 +10,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from onnx_glossary.assets import PACKAGE_ASSETS
-from onnx_glossary.example_spec import load_example_spec
-from onnx_glossary.live_example import render_live_example, render_snippet_js
-from onnx_glossary.model_analysis import analyse_model
-from onnx_glossary.reference import compute_reference
-from onnx_glossary.runtime import runtime_files
+from onnx_glossary.browser.assets import PACKAGE_ASSETS
+from onnx_glossary.browser.runtime import runtime_files
+from onnx_glossary.models.analysis import analyse_model
+from onnx_glossary.models.example_spec import load_example_spec
+from onnx_glossary.models.reference import compute_reference
+from onnx_glossary.render.live_example import render_live_example, render_snippet_js
 
 from .sitebuild import REPO, widget_attributes
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import onnx
 import onnxruntime as ort
-from onnx_glossary.export_tools import (
+from onnx_glossary.models.export_tools import (
     ParityError,
     check_parity,
     classifier_metadata,

@@ -28,7 +28,7 @@ import onnxruntime as ort
 import sklearn
 import tensorflow as tf
 import tf2onnx
-from onnx_glossary.export_tools import (
+from onnx_glossary.models.export_tools import (
     ParityError,
     check_parity,
     classifier_metadata,

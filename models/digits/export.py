@@ -19,7 +19,7 @@ import onnx
 import onnxruntime as ort
 import sklearn
 import torch
-from onnx_glossary.export_tools import (
+from onnx_glossary.models.export_tools import (
     ParityError,
     check_parity,
     classifier_metadata,

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import onnxruntime as ort
-from onnx_glossary.export_tools import check_parity, max_abs_diff, run_main, stamp_quantised
+from onnx_glossary.models.export_tools import check_parity, max_abs_diff, run_main, stamp_quantised
 from onnxruntime.quantization import (
     CalibrationDataReader,
     CalibrationMethod,

@@ -18,7 +18,7 @@ import onnx
 import onnxruntime as ort
 import skl2onnx
 import sklearn
-from onnx_glossary.export_tools import (
+from onnx_glossary.models.export_tools import (
     ParityError,
     check_parity,
     classifier_metadata,

@@ -11,7 +11,7 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 import torch
-from onnx_glossary.export_tools import (
+from onnx_glossary.models.export_tools import (
     check_parity,
     max_abs_diff,
     parse_out_dir,

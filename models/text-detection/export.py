@@ -45,7 +45,7 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 from onnx import TensorProto, helper
-from onnx_glossary.export_tools import (
+from onnx_glossary.models.export_tools import (
     ParityError,
     check_parity,
     file_sha256,

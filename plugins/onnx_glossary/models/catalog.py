@@ -20,18 +20,18 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import __version__
-from .example_spec import EXAMPLE_FILE, data_set_files
-from .model_facts import ModelFacts, from_json_dict, to_json_dict, verdict
-from .problems import Finding, Problem, Severity, shown_path
+from .. import __version__
+from ..common.problems import Finding, Problem, Severity, shown_path
+from ..models.example_spec import EXAMPLE_FILE, data_set_files
+from ..models.facts import ModelFacts, from_json_dict, to_json_dict, verdict
 
 # onnx and onnxruntime take a third of a second to import: a site without models (or a
 # `mkdocs serve` of the glossary alone) should not pay for them, so the modules that need
 # them are imported when models are first loaded.
 if TYPE_CHECKING:
-    from .example_spec import ExampleSpec
-    from .runtime import BrowserRuntime
-    from .webgpu_ops import WebGpuSupport
+    from ..browser.runtime import BrowserRuntime
+    from ..browser.webgpu_ops import WebGpuSupport
+    from ..models.example_spec import ExampleSpec
 
 MODELS_URI = "models"
 MODEL_FILE = "model.onnx"
@@ -179,8 +179,8 @@ def load_catalog(models_dir: Path | None, root: Path, cache: AnalysisCache, *,
     """Analyse every ``models/<name>/model.onnx``; each unusable model is one problem."""
     if models_dir is None:
         return Catalog.empty(), []
-    from .runtime import browser_runtime
-    from .webgpu_ops import load_webgpu_support
+    from ..browser.runtime import browser_runtime
+    from ..browser.webgpu_ops import load_webgpu_support
 
     try:
         webgpu = load_webgpu_support(node_modules)
@@ -211,7 +211,7 @@ def load_catalog(models_dir: Path | None, root: Path, cache: AnalysisCache, *,
 def _load_model(folder: Path, model_file: Path, root: Path, cache: AnalysisCache,
                 webgpu: WebGpuSupport, runtime: BrowserRuntime,
                 budget: int) -> tuple[ModelEntry | None, list[Problem]]:
-    from .example_spec import load_example_spec
+    from ..models.example_spec import load_example_spec
 
     shown_model = shown_path(model_file, root)
     try:
@@ -260,8 +260,8 @@ def _analyse(folder: Path, model_file: Path, spec: ExampleSpec, webgpu: WebGpuSu
              runtime: BrowserRuntime, budget: int) -> dict[str, Any]:
     """The cacheable analysis: the facts, the reference, and the live example's findings."""
     _import_numpy_without_blas_threads()
-    from .model_analysis import ModelError, analyse_model
-    from .reference import compute_reference
+    from ..models.analysis import ModelError, analyse_model
+    from ..models.reference import compute_reference
 
     try:
         facts = analyse_model(model_file, size_budget_bytes=budget, webgpu=webgpu,

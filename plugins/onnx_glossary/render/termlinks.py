@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
 
-from .glossary import GlossaryIndex, Term
-from .urls import SiteUrls
+from ..common.urls import SiteUrls
+from ..glossary.index import GlossaryIndex, Term
 
 TIP_PREFIX = "gl-tip-"
 WRAPPER_CLASS = "gl-term"

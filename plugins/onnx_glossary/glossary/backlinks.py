@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import yaml
 
-from .glossary import GLOSSARY_URI, GlossaryIndex, Term, find_links, link_target, term_slug_of
+from ..glossary.index import GLOSSARY_URI, GlossaryIndex, Term, find_links, link_target, term_slug_of
 
 
 @dataclass(frozen=True)

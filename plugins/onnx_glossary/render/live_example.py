@@ -20,10 +20,10 @@ from typing import Any, Protocol
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from .element_types import BY_NAME
-from .example_spec import tolerance
-from .render import environment, shape_text
-from .runtime import BUNDLES, WASM_ONLY_DOMAINS
+from ..browser.runtime import BUNDLES, WASM_ONLY_DOMAINS
+from ..models.element_types import BY_NAME
+from ..models.example_spec import tolerance
+from ..render.environment import environment, shape_text
 
 #: Inputs with at most this many elements are written into the snippet; larger ones are read
 #: from reference.json next to the model (a page of numbers helps nobody).

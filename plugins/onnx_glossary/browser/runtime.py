@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from .element_types import is_web_type
-from .problems import Finding
-from .webgpu_ops import package_version
+from ..browser.webgpu_ops import package_version
+from ..common.problems import Finding
+from ..models.element_types import is_web_type
 
 # Limits of onnxruntime-web 1.30.0, measured: a model of IR version 14 is refused with
 # "Unsupported model IR version: 14, max supported IR version: 13", and ai.onnx opset 27 is
@@ -106,7 +106,7 @@ class BrowserRuntime:
 
 def find_node_modules(start: Path | None = None) -> Path | None:
     """The nearest ``node_modules`` holding onnxruntime-web, searching upwards."""
-    starts = [start] if start else [Path.cwd(), Path(__file__).resolve().parent]
+    starts = [start] if start else [Path.cwd(), Path(__file__).resolve().parent.parent]
     for base in starts:
         for folder in (base, *base.parents):
             candidate = folder / "node_modules"

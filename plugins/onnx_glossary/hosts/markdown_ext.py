@@ -24,9 +24,9 @@ from typing import Any
 import markdown
 from markdown.blockprocessors import BlockProcessor
 
-from .glossary import GlossaryIndex
-from .problems import Problem
-from .termlinks import TipPool, wrap_links
+from ..common.problems import Problem
+from ..glossary.index import GlossaryIndex
+from ..render.termlinks import TipPool, wrap_links
 
 EMBED_RE = re.compile(r"^\[\[(model-card|live-example):\s*([^\]\s]+)\s*\]\]$")
 
@@ -191,7 +191,7 @@ class GlossaryExtension(markdown.Extension):
 
     def load(self) -> None:
         """Fill the context from the extension's own options (cached across pages)."""
-        from .standalone import Options, load
+        from ..hosts.standalone import Options, load
 
         models = str(self.getConfig("models_dir") or "")
         options = Options(

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .problems import Finding, Severity
-from .runtime import ORT_WEB_VERSION
+from ..browser.runtime import ORT_WEB_VERSION
+from ..common.problems import Finding, Severity
 
 
 @dataclass(frozen=True)

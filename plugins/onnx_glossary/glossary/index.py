@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path, PurePosixPath
 
-from .frontmatter import (
+from ..common.problems import ContentError, Problem, Suggestions, did_you_mean, shown_path
+from ..glossary.frontmatter import (
     Facts,
     Question,
     Source,
@@ -23,7 +24,6 @@ from .frontmatter import (
     read_term_fields,
     split_front_matter,
 )
-from .problems import ContentError, Problem, Suggestions, did_you_mean, shown_path
 
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 GLOSSARY_URI = "glossary"  # where term pages live in the site's docs namespace

@@ -19,13 +19,13 @@ from typing import Any
 from jinja2 import Environment, Template
 from markupsafe import Markup
 
-from .backlinks import Mention
-from .catalog import MODEL_FILE, MODELS_URI, Catalog, ModelEntry
-from .glossary import GLOSSARY_URI, GlossaryIndex, Term
-from .live_example import render_live_example, render_snippet_js
-from .render import LinkResolver, environment, markdown_fields, unwrap_paragraph
-from .termlinks import TermLinker
-from .urls import SiteUrls, relative_path
+from ..common.urls import SiteUrls, relative_path
+from ..glossary.backlinks import Mention
+from ..glossary.index import GLOSSARY_URI, GlossaryIndex, Term
+from ..models.catalog import MODEL_FILE, MODELS_URI, Catalog, ModelEntry
+from ..render.environment import LinkResolver, environment, markdown_fields, unwrap_paragraph
+from ..render.live_example import render_live_example, render_snippet_js
+from ..render.termlinks import TermLinker
 
 GLOSSARY_INDEX_URI = f"{GLOSSARY_URI}/index.md"
 MODELS_INDEX_URI = f"{MODELS_URI}/index.md"

@@ -11,12 +11,12 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from .catalog import AnalysisCache, Catalog, SetupError, load_catalog
-from .glossary import GlossaryIndex, load_glossary
-from .pages import Pages
-from .problems import Problem
-from .runtime_packages import RuntimeSetupError, resolve
-from .urls import SiteUrls
+from ..browser.packages import RuntimeSetupError, resolve
+from ..common.problems import Problem
+from ..common.urls import SiteUrls
+from ..glossary.index import GlossaryIndex, load_glossary
+from ..models.catalog import AnalysisCache, Catalog, SetupError, load_catalog
+from ..render.pages import Pages
 
 log = logging.getLogger("onnx_glossary")
 

@@ -16,12 +16,12 @@ import onnx
 from google.protobuf.message import DecodeError
 from onnx import ModelProto, TensorProto, TypeProto
 
-from .element_types import BY_ONNX
-from .model_facts import DynamicAxis, ModelFacts, TensorInfo
-from .model_graph import all_tensors, count_operators, index_ranges, nbytes, operator_use, weights
-from .problems import Finding
-from .runtime import BrowserRuntime, acceptance, browser_runtime, earliest_ort, refusals
-from .webgpu_ops import WebGpuSupport, normalise_domain
+from ..browser.runtime import BrowserRuntime, acceptance, browser_runtime, earliest_ort, refusals
+from ..browser.webgpu_ops import WebGpuSupport, normalise_domain
+from ..common.problems import Finding
+from ..models.element_types import BY_ONNX
+from ..models.facts import DynamicAxis, ModelFacts, TensorInfo
+from ..models.graph import all_tensors, count_operators, index_ranges, nbytes, operator_use, weights
 
 DEFAULT_SIZE_BUDGET = 50_000_000
 

@@ -18,7 +18,7 @@ from typing import Any
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 
-from .config import GlossaryConfig
+from ..hosts.mkdocs_config import GlossaryConfig
 
 OPTIONS_URI = "reference/options.md"
 

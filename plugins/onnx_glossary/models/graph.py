@@ -13,8 +13,8 @@ from collections.abc import Iterator, Mapping
 import onnx
 from onnx import AttributeProto, GraphProto, ModelProto, TensorProto
 
-from .model_facts import IndexRange, OperatorUse, TensorInfo
-from .webgpu_ops import WebGpuSupport, normalise_domain
+from ..browser.webgpu_ops import WebGpuSupport, normalise_domain
+from ..models.facts import IndexRange, OperatorUse, TensorInfo
 
 # Spec pages on onnx.ai, per domain (URL scheme checked against onnx.ai/onnx/operators/).
 _SPEC_URL = {

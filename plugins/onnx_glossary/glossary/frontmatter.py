@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from .problems import ContentError, Problem, did_you_mean
-from .yaml_lines import BadDate, LineDict, LineList, YamlError, key_line, load_yaml, type_name
+from ..common.problems import ContentError, Problem, did_you_mean
+from ..common.yaml_lines import BadDate, LineDict, LineList, YamlError, key_line, load_yaml, type_name
 
 
 def _known_keys(key: str, known: Any) -> str:

@@ -11,8 +11,8 @@ import datetime as dt
 from collections.abc import Callable, Container
 from urllib.parse import urlsplit
 
-from .glossary import GlossaryIndex, Term
-from .problems import Problem
+from ..common.problems import Problem
+from ..glossary.index import GlossaryIndex, Term
 
 MIN_SOURCES = 2
 MIN_DOMAINS = 2

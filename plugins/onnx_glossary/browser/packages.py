@@ -31,11 +31,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from . import __version__
-from .runtime import runtime_files
-from .webgpu_ops import TABLE_PATH
+from .. import __version__
+from ..browser.runtime import runtime_files
+from ..browser.webgpu_ops import TABLE_PATH
 
-MANIFEST = Path(__file__).with_name("runtime-packages.json")
+MANIFEST = Path(__file__).resolve().parent.parent / "runtime-packages.json"
 DEFAULT_REGISTRY = "https://registry.npmjs.org/"
 
 #: What the site takes from each package (paths inside the package; ``*`` globs). The rest of

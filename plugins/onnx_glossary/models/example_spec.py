@@ -40,8 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .problems import did_you_mean
-from .yaml_lines import LineDict, YamlError, key_line, load_yaml, type_name
+from ..common.problems import did_you_mean
+from ..common.yaml_lines import LineDict, YamlError, key_line, load_yaml, type_name
 
 EXAMPLE_FILE = "example.yml"
 #: Model-zoo data sets next to a model: test_data_set_N/input_K.pb and output_K.pb.

@@ -34,11 +34,11 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import ConfigurationError, PluginError
 from mkdocs.structure.files import Files, get_files
 
-from . import assets, csp
-from .markdown_ext import GlossaryExtension
-from .runtime import import_map
+from ..browser import assets, csp
+from ..browser.runtime import import_map
+from ..hosts.markdown_ext import GlossaryExtension
 
-THEME_DIR = Path(__file__).parent / "theme"
+THEME_DIR = Path(__file__).resolve().parent.parent / "theme"
 
 OVERRIDE = """{#- Written by onnx-glossary generate: the plugin's additions to the theme. -#}
 {% extends "base.html" %}
@@ -119,8 +119,8 @@ def _write_files(files: Files, docs: Path, plugin: Any) -> list[str]:
 
 def _page_meta(plugin: Any, src_uri: str) -> dict[str, Any]:
     """What ``on_page_markdown`` gives a generated page under MkDocs, as plain data."""
-    from . import machine_readable
-    from .pages import GLOSSARY_INDEX_URI
+    from ..render import machine_readable
+    from ..render.pages import GLOSSARY_INDEX_URI
 
     meta: dict[str, Any] = {}
     term = plugin.terms_by_uri.get(src_uri)

@@ -36,12 +36,12 @@ from jinja2 import (
 from markdown.blockprocessors import HRProcessor
 from markupsafe import Markup
 
-from .glossary import GlossaryIndex, Term, link_target
-from .termlinks import wrap_links
-from .urls import SiteUrls
+from ..common.urls import SiteUrls
+from ..glossary.index import GlossaryIndex, Term, link_target
+from ..render.termlinks import wrap_links
 
 if TYPE_CHECKING:
-    from .model_facts import ModelFacts
+    from ..models.facts import ModelFacts
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|>~])")
 

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .glossary import GlossaryIndex
-from .urls import SiteUrls
+from ..common.urls import SiteUrls
+from ..glossary.index import GlossaryIndex
 
 LLMS_TXT = "llms.txt"
 

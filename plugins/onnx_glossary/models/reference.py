@@ -20,10 +20,10 @@ import numpy as np
 import onnxruntime
 from PIL import Image
 
-from .element_types import BY_NAME, ELEMENT_TYPES
-from .example_spec import EXAMPLE_FILE, ExampleSpec, data_set_folders
-from .model_facts import ModelFacts, TensorInfo
-from .samples import NamedSample, class_names, compare, load_data_set, spec_samples
+from ..models.element_types import BY_NAME, ELEMENT_TYPES
+from ..models.example_spec import EXAMPLE_FILE, ExampleSpec, data_set_folders
+from ..models.facts import ModelFacts, TensorInfo
+from ..models.samples import NamedSample, class_names, compare, load_data_set, spec_samples
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING
 
 from mkdocs.exceptions import PluginError
 
-from .runtime import runtime_files
+from ..browser.runtime import runtime_files
 
 if TYPE_CHECKING:
-    from .catalog import Catalog
-    from .config import GlossaryConfig
+    from ..hosts.mkdocs_config import GlossaryConfig
+    from ..models.catalog import Catalog
 
-PACKAGE_ASSETS = Path(__file__).parent / "assets"
+PACKAGE_ASSETS = Path(__file__).resolve().parent.parent / "assets"
 ASSET_URI = "assets/onnx_glossary/"
 CSS_URI = ASSET_URI + "glossary.css"
 LIVE_CSS_URI = ASSET_URI + "live-example.css"

@@ -19,9 +19,9 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
-from .element_types import BY_NAME
-from .example_spec import CLASS_NAMES_KEY, ExampleSpec
-from .model_facts import ModelFacts, TensorInfo
+from ..models.element_types import BY_NAME
+from ..models.example_spec import CLASS_NAMES_KEY, ExampleSpec
+from ..models.facts import ModelFacts, TensorInfo
 
 _PB_RE = re.compile(r"^(input|output)_(\d+)\.pb$")
 

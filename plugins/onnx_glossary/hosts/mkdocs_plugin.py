@@ -21,16 +21,20 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from . import assets, backlinks, catalog, csp, machine_readable, options_page, quality, runtime_packages
-from .backlinks import Backlinks, Mention
-from .config import GlossaryConfig
-from .glossary import GlossaryIndex, Term, check_term_links, load_glossary
-from .markdown_ext import GlossaryExtension, SiteContext
-from .pages import GLOSSARY_INDEX_URI, Pages
-from .problems import Problem, shown_path
-from .render import environment
-from .runtime import import_map, wasm_digests, wasm_sizes
-from .urls import SiteUrls
+from ..browser import assets, csp
+from ..browser import packages as runtime_packages
+from ..browser.runtime import import_map, wasm_digests, wasm_sizes
+from ..common.problems import Problem, shown_path
+from ..common.urls import SiteUrls
+from ..glossary import backlinks, quality
+from ..glossary.backlinks import Backlinks, Mention
+from ..glossary.index import GlossaryIndex, Term, check_term_links, load_glossary
+from ..hosts.markdown_ext import GlossaryExtension, SiteContext
+from ..hosts.mkdocs_config import GlossaryConfig
+from ..models import catalog
+from ..render import machine_readable, options_page
+from ..render.environment import environment
+from ..render.pages import GLOSSARY_INDEX_URI, Pages
 
 # Only for the annotation: the server module imports watchdog, wsgiref and http.server, which a
 # build does not need (10 ms).
@@ -39,9 +43,9 @@ if TYPE_CHECKING:
 
 log = get_plugin_logger(__name__)
 
-THEME_DIR = Path(__file__).parent / "theme"
+THEME_DIR = Path(__file__).resolve().parent.parent / "theme"
 # How mkdocs.yml can name the Markdown extension (entry point, module path).
-EXTENSION_NAMES = ("onnx_glossary", "onnx_glossary.markdown_ext")
+EXTENSION_NAMES = ("onnx_glossary", "onnx_glossary.hosts.markdown_ext")
 
 
 class GlossaryPlugin(BasePlugin[GlossaryConfig]):
