@@ -115,7 +115,7 @@ def test_missing_required_field_drops_the_term(tmp_path: Path, field: str) -> No
     ("aka: ONNX format\n", "glossary/x.md:9: 'aka' must be a list (one '- item' per line), not text"),
     ("mistakes:\n  - 42\n", "glossary/x.md:10: each item of 'mistakes' must be text, not a number"),
     ("faq:\n  - q: Why?\n", "glossary/x.md:10: each faq entry is missing 'a'"),
-    ("facts:\n  rows: nope\n", "glossary/x.md:9: 'facts rows' must be a list (one '- item' per line), not text"),
+    ("facts:\n  rows: nope\n", "glossary/x.md:10: 'facts rows' must be a list (one '- item' per line), not text"),
     ("related: [a, [b]]\n", "glossary/x.md:9: each item of 'related' must be text, not a list"),
 ])
 def test_wrong_types(tmp_path: Path, extra: str, expected: str) -> None:
@@ -208,9 +208,9 @@ def test_many_broken_links_in_a_big_glossary_each_get_the_nearest_slug(tmp_path:
         "glossary/x.md:10: link to the unknown term 'webgpv' (webgpv.md): did you mean 'webgpu.md'?",
         "glossary/x.md:10: link to the unknown term 'web-assembly' (web-assembly.md): did you mean "
         "'webassembly.md'?",
-        # Ties go to the last name in sorted order, as difflib.get_close_matches has it.
+        # Of equally close slugs, the first in sorted order.
         "glossary/x.md:10: link to the unknown term 'topic-7' (topic-7.md): did you mean "
-        "'topic-117.md'?",
+        "'topic-007.md'?",
         "glossary/x.md:10: link to the unknown term 'webgpv' (webgpv.md): did you mean 'webgpu.md'?",
         "glossary/x.md:10: link to the unknown term 'nothing-like-it' (nothing-like-it.md): create "
         "glossary/nothing-like-it.md or fix the link"]

@@ -11,12 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..common.problems import ContentError, Problem, did_you_mean
-from ..common.yaml_lines import BadDate, LineDict, LineList, YamlError, key_line, load_yaml, type_name
-
-
-def _known_keys(key: str, known: Any) -> str:
-    return did_you_mean(key, known, f" (known keys: {', '.join(known)})")
+from ..common.problems import ContentError, Problem
+from ..common.schema import Reader, known_keys_hint
+from ..common.yaml_lines import BadDate, LineDict, YamlError, key_line, load_yaml
 
 
 @dataclass(frozen=True)
@@ -72,76 +69,20 @@ def load_front_matter(split: SplitSource, path: str) -> tuple[LineDict, list[Pro
 class Field:
     """One front-matter key: its reader, whether it is required, and what it is for."""
 
-    read: Callable[[Any, Reader], Any]
+    read: Callable[[Any, int | None, str, Reader], Any]
     required: bool
     doc: str
 
 
-class Reader:
-    """Reads values for one file, collecting problems instead of raising on each."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.problems: list[Problem] = []
-        self.line: int | None = None
-        self.field = ""  # the key being read, for messages
-
-    def fail(self, message: str, line: int | None = None) -> None:
-        self.problems.append(Problem(self.path, line or self.line, message))
-
-    def text(self, value: Any, what: str, line: int | None = None, *, scalars: bool = False) -> str | None:
-        """A non-empty string; numbers are accepted where ``scalars`` (a fact detail of 17)."""
-        if scalars and isinstance(value, int | float) and not isinstance(value, bool):
-            value = str(value)
-        if not isinstance(value, str):
-            self.fail(f"{what} must be text, not {type_name(value)}", line)
-            return None
-        if not value.strip():
-            self.fail(f"{what} is empty: write it or remove the key", line)
-            return None
-        return value.strip()
-
-    def items(self, value: Any, what: str) -> list[tuple[Any, int | None]]:
-        if not isinstance(value, list):
-            self.fail(f"'{what}' must be a list (one '- item' per line), not {type_name(value)}")
-            return []
-        lines = value.item_lines if isinstance(value, LineList) else [None] * len(value)
-        return list(zip(value, lines, strict=True))
-
-    def mapping(self, value: Any, what: str, keys: dict[str, bool],
-                line: int | None) -> dict[str, Any] | None:
-        """A mapping with exactly the given keys (name -> required)."""
-        if not isinstance(value, dict):
-            self.fail(f"{what} must be a mapping with {', '.join(repr(k) for k in keys)}, "
-                      f"not {type_name(value)}", line)
-            return None
-        key_lines = value.key_lines if isinstance(value, LineDict) else {}
-        for key in value:
-            if key not in keys:
-                self.fail(f"unknown key '{key}' in {what}{_known_keys(str(key), keys)}",
-                          key_lines.get(key, line))
-        missing = [k for k, required in keys.items() if required and k not in value]
-        if missing:
-            self.fail(f"{what} is missing {', '.join(repr(k) for k in missing)}", line)
-            return None
-        return value
+def _read_str(value: Any, line: int | None, key: str, reader: Reader) -> str | None:
+    return reader.text(value, line, f"'{key}'")
 
 
-def _read_str(value: Any, reader: Reader) -> str | None:
-    return reader.text(value, f"'{reader.field}'")
+def _read_str_list(value: Any, line: int | None, key: str, reader: Reader) -> tuple[str, ...]:
+    return reader.texts(value, line, f"'{key}'")
 
 
-def _read_str_list(value: Any, reader: Reader) -> tuple[str, ...]:
-    name = reader.field
-    out = []
-    for item, line in reader.items(value, name):
-        text = reader.text(item, f"each item of '{name}'", line)
-        if text is not None:
-            out.append(text)
-    return tuple(out)
-
-
-def _read_date(value: Any, reader: Reader) -> dt.date | None:
+def _read_date(value: Any, line: int | None, key: str, reader: Reader) -> dt.date | None:
     if isinstance(value, dt.datetime):
         return value.date()
     if isinstance(value, dt.date):
@@ -152,7 +93,7 @@ def _read_date(value: Any, reader: Reader) -> dt.date | None:
         except ValueError:
             pass
     shown = value.text if isinstance(value, BadDate) else value
-    reader.fail(f"'updated' must be a real date written YYYY-MM-DD, not '{shown}'")
+    reader.fail(line, f"'{key}' must be a real date written YYYY-MM-DD, not '{shown}'")
     return None
 
 
@@ -168,20 +109,20 @@ class Facts:
     rows: tuple[FactRow, ...]
 
 
-def _read_facts(value: Any, reader: Reader) -> Facts | None:
-    facts = reader.mapping(value, "'facts'", {"caption": False, "rows": True}, reader.line)
+def _read_facts(value: Any, line: int | None, key: str, reader: Reader) -> Facts | None:
+    facts = reader.mapping(value, line, f"'{key}'", {"caption": False, "rows": True})
     if facts is None:
         return None
     caption = None
     if "caption" in facts:
-        caption = reader.text(facts["caption"], "the facts 'caption'", key_line(facts, "caption"))
+        caption = reader.text(facts["caption"], key_line(facts, "caption"), "the facts 'caption'")
     rows = []
-    for item, line in reader.items(facts["rows"], "facts rows"):
-        row = reader.mapping(item, "each facts row", {"fact": True, "detail": True}, line)
+    for item, at in reader.items(facts["rows"], key_line(facts, "rows", line), "'facts rows'"):
+        row = reader.mapping(item, at, "each facts row", {"fact": True, "detail": True})
         if row is None:
             continue
-        fact = reader.text(row["fact"], "a row's 'fact'", key_line(row, "fact") or line, scalars=True)
-        detail = reader.text(row["detail"], "a row's 'detail'", key_line(row, "detail") or line,
+        fact = reader.text(row["fact"], key_line(row, "fact", at), "a row's 'fact'", scalars=True)
+        detail = reader.text(row["detail"], key_line(row, "detail", at), "a row's 'detail'",
                              scalars=True)
         if fact and detail:
             rows.append(FactRow(fact, detail))
@@ -195,16 +136,16 @@ class Question:
     line: int | None
 
 
-def _read_faq(value: Any, reader: Reader) -> tuple[Question, ...]:
+def _read_faq(value: Any, line: int | None, key: str, reader: Reader) -> tuple[Question, ...]:
     out = []
-    for item, line in reader.items(value, "faq"):
-        pair = reader.mapping(item, "each faq entry", {"q": True, "a": True}, line)
+    for item, at in reader.items(value, line, f"'{key}'"):
+        pair = reader.mapping(item, at, "each faq entry", {"q": True, "a": True})
         if pair is None:
             continue
-        question = reader.text(pair["q"], "a question 'q'", key_line(pair, "q") or line)
-        answer = reader.text(pair["a"], "an answer 'a'", key_line(pair, "a") or line)
+        question = reader.text(pair["q"], key_line(pair, "q", at), "a question 'q'")
+        answer = reader.text(pair["a"], key_line(pair, "a", at), "an answer 'a'")
         if question and answer:
-            out.append(Question(question, answer, key_line(pair, "a") or line))
+            out.append(Question(question, answer, key_line(pair, "a", at)))
     return tuple(out)
 
 
@@ -214,25 +155,26 @@ class Source:
     url: str
 
 
-def _read_sources(value: Any, reader: Reader) -> tuple[Source, ...] | None:
+def _read_sources(value: Any, line: int | None, key: str, reader: Reader) -> tuple[Source, ...] | None:
     out = []
-    for item, line in reader.items(value, "sources"):
-        source = reader.mapping(item, "each source", {"title": True, "url": True}, line)
+    before = len(reader.problems)
+    for item, at in reader.items(value, line, f"'{key}'"):
+        source = reader.mapping(item, at, "each source", {"title": True, "url": True})
         if source is None:
             continue
-        title = reader.text(source["title"], "a source 'title'", key_line(source, "title") or line)
-        url_line = key_line(source, "url") or line
-        url = reader.text(source["url"], "a source 'url'", url_line)
+        title = reader.text(source["title"], key_line(source, "title", at), "a source 'title'")
+        url_line = key_line(source, "url", at)
+        url = reader.text(source["url"], url_line, "a source 'url'")
         if url is None or title is None:
             continue
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
-            reader.fail(f"source URL '{url}' is not an http(s) address: link the page the fact "
-                        "was read at, starting with https://", url_line)
+            reader.fail(url_line, f"source URL '{url}' is not an http(s) address: link the page "
+                        "the fact was read at, starting with https://")
             continue
         out.append(Source(title, url))
-    if not out and not reader.problems:
-        reader.fail("'sources' is empty: list at least one specification or documentation page")
+    if not out and len(reader.problems) == before:
+        reader.fail(line, "'sources' is empty: list at least one specification or documentation page")
     return tuple(out) or None  # a term with no usable source is not published
 
 
@@ -262,13 +204,12 @@ def read_term_fields(data: LineDict, path: str) -> tuple[dict[str, Any], list[Pr
     reader = Reader(path)
     values: dict[str, Any] = {}
     for key, value in data.items():
-        reader.line = data.key_lines.get(key, data.line)
+        line = data.key_lines.get(key, data.line)
         field = TERM_SCHEMA.get(key) if isinstance(key, str) else None
         if field is None:
-            reader.fail(f"unknown key '{key}'{_known_keys(str(key), TERM_SCHEMA)}")
+            reader.fail(line, f"unknown key '{key}'{known_keys_hint(str(key), TERM_SCHEMA)}")
             continue
-        reader.field = key
-        result = field.read(value, reader)
+        result = field.read(value, line, key, reader)
         if result is not None:
             values[key] = result
     for key, field in TERM_SCHEMA.items():

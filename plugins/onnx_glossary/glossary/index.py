@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path, PurePosixPath
 
-from ..common.problems import ContentError, Problem, Suggestions, did_you_mean, shown_path
+from ..common.paths import shown_path
+from ..common.problems import ContentError, Problem
+from ..common.suggestions import Suggestions, did_you_mean
 from ..glossary.frontmatter import (
     Facts,
     Question,
@@ -228,7 +230,7 @@ class GlossaryIndex:
     @cached_property
     def suggestions(self) -> Suggestions:
         """"Did you mean" over the slugs, cached per misspelt slug for the whole build."""
-        return Suggestions(self.by_slug)
+        return Suggestions(sorted(self.by_slug))
 
     @cached_property
     def _by_name(self) -> dict[str, Term]:

@@ -24,7 +24,8 @@ from mkdocs.structure.pages import Page
 from ..browser import assets, csp
 from ..browser import packages as runtime_packages
 from ..browser.runtime import import_map, wasm_digests, wasm_sizes
-from ..common.problems import Problem, shown_path
+from ..common.paths import shown_path
+from ..common.problems import Problem
 from ..common.urls import SiteUrls
 from ..glossary import backlinks, quality
 from ..glossary.backlinks import Backlinks, Mention

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import posixpath
 import re
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import version
@@ -21,7 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from ..common.problems import Finding, Problem, Severity, shown_path
+from ..common.paths import shown_path
+from ..common.problems import Finding, Problem, Severity
 from ..models.example_spec import EXAMPLE_FILE, data_set_files
 from ..models.facts import ModelFacts, from_json_dict, to_json_dict, verdict
 
@@ -39,34 +38,6 @@ RESERVED_NAMES = frozenset({"index", "operators"})
 # Bumped whenever the cached entry's layout changes, so an old cache is never misread.
 CACHE_FORMAT = 3
 NAME_RE = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
-
-
-# What OpenBLAS reads for its number of threads, first one set wins.
-_BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
-
-
-def _import_numpy_without_blas_threads() -> None:
-    """Import numpy (onnx and onnxruntime need it) with one OpenBLAS thread, unless the
-    environment already chose a number or numpy is loaded.
-
-    When OpenBLAS loads, it starts a worker thread per extra core, and each worker spins while
-    it waits for work before it sleeps: about 0.1 s of CPU on a 2-core machine, a twentieth of
-    the plugin's own work in a 1,000-term build. The analysis does no linear algebra in numpy
-    (onnxruntime runs the models), so the workers would never get any. OpenBLAS reads the
-    variable only as it loads, so it is set for the import and removed again: child processes
-    see the environment as it was. numpy's matrix products in this process do use one thread
-    from then on; a site whose other plugins need more sets ``OPENBLAS_NUM_THREADS`` itself.
-    """
-    if "numpy" in sys.modules:
-        return
-    chosen = any(name in os.environ for name in _BLAS_THREAD_VARIABLES)
-    if not chosen:
-        os.environ["OPENBLAS_NUM_THREADS"] = "1"
-    try:
-        import numpy  # noqa: F401
-    finally:
-        if not chosen:
-            del os.environ["OPENBLAS_NUM_THREADS"]
 
 
 def _run_errors() -> tuple[type[BaseException], ...]:
@@ -211,14 +182,13 @@ def load_catalog(models_dir: Path | None, root: Path, cache: AnalysisCache, *,
 def _load_model(folder: Path, model_file: Path, root: Path, cache: AnalysisCache,
                 webgpu: WebGpuSupport, runtime: BrowserRuntime,
                 budget: int) -> tuple[ModelEntry | None, list[Problem]]:
-    from ..models.example_spec import load_example_spec
+    from .example_spec import ExampleSpecError, load_example_spec
 
     shown_model = shown_path(model_file, root)
     try:
-        spec = load_example_spec(folder)
-    except ValueError as error:
-        return None, [Problem(shown_path(folder / EXAMPLE_FILE, root), None,
-                              _without_path(str(error), folder / EXAMPLE_FILE))]
+        spec = load_example_spec(folder, shown_path(folder / EXAMPLE_FILE, root))
+    except ExampleSpecError as error:
+        return None, error.problems
     picture = folder / spec.image if spec.image else None
     key = _cache_key(model_file, folder, picture, webgpu, runtime, budget)
     cached = cache.get(key)
@@ -259,7 +229,6 @@ def _problems(path: str, findings: tuple[Finding, ...], runtime: BrowserRuntime)
 def _analyse(folder: Path, model_file: Path, spec: ExampleSpec, webgpu: WebGpuSupport,
              runtime: BrowserRuntime, budget: int) -> dict[str, Any]:
     """The cacheable analysis: the facts, the reference, and the live example's findings."""
-    _import_numpy_without_blas_threads()
     from ..models.analysis import ModelError, analyse_model
     from ..models.reference import compute_reference
 

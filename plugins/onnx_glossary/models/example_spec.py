@@ -32,16 +32,15 @@ code reads :data:`DEFAULT_TOLERANCE` from here without loading onnx or numpy. Ev
 
 from __future__ import annotations
 
-import contextlib
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..common.problems import did_you_mean
-from ..common.yaml_lines import LineDict, YamlError, key_line, load_yaml, type_name
+from ..common.problems import Problem
+from ..common.schema import Reader
+from ..common.yaml_lines import YamlError, key_line, load_yaml
 
 EXAMPLE_FILE = "example.yml"
 #: Model-zoo data sets next to a model: test_data_set_N/input_K.pb and output_K.pb.
@@ -120,202 +119,204 @@ class ExampleSpec:
     output: Reading | None = None
 
 
-class _Fail(ValueError):
-    pass
+class ExampleSpecError(ValueError):
+    """An example.yml with mistakes; ``problems`` holds each, naming ``path:line``."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("\n".join(str(problem) for problem in problems))
+        self.problems = problems
 
 
-def _fail(path: Path, line: int | None, message: str) -> _Fail:
-    return _Fail(f"{path}:{line}: {message}" if line else f"{path}: {message}")
+def parse_example_spec(path: Path, shown: str | None = None) -> ExampleSpec:
+    """Parse and validate an example.yml; :class:`ExampleSpecError` lists every mistake.
+
+    ``shown`` is how messages name the file (relative to the project); the path by default.
+    """
+    spec, problems = read_example_spec(path.read_text(encoding="utf-8"), shown or str(path))
+    if spec is None:
+        raise ExampleSpecError(problems)
+    return ExampleSpec(**{**spec.__dict__, "source": str(path)})
 
 
-def _number(path: Path, value: Any, line: int | None, what: str, *, integer: bool) -> float:
-    # YAML reads "1e-4" (no dot) as a string; accept it as the number people mean.
-    if isinstance(value, str):
-        with contextlib.suppress(ValueError):
-            value = float(value)
-    ok = isinstance(value, int) if integer else isinstance(value, int | float)
-    if isinstance(value, bool) or not ok or not math.isfinite(value) or value < 0:
-        kind = "a non-negative integer" if integer else "a non-negative number"
-        raise _fail(path, line, f"{what} must be {kind}, not {type_name(value)}"
-                    if not isinstance(value, int | float) else f"{what} must be {kind}")
-    return value
-
-
-def _mapping(path: Path, value: Any, line: int | None, what: str) -> LineDict:
-    if not isinstance(value, LineDict):
-        raise _fail(path, line, f"{what} must be a mapping, not {type_name(value)}")
-    return value
-
-
-def parse_example_spec(path: Path) -> ExampleSpec:
-    """Parse and validate an example.yml; ValueError names the file and line."""
+def read_example_spec(text: str, path: str) -> tuple[ExampleSpec | None, list[Problem]]:
+    """The spec in ``text`` (an example.yml shown as ``path``), or None and every problem."""
     try:
-        root, duplicates = load_yaml(path.read_text(encoding="utf-8"))
+        root, duplicates = load_yaml(text)
     except YamlError as error:
-        raise ValueError(f"{path}:{error.line}: not valid YAML: {error.what}") from None
-    if duplicates:
-        key, first = duplicates[0]
-        raise _fail(path, first, f"the key '{key}' appears twice: keep one")
+        return None, [Problem(path, error.line, f"not valid YAML: {error.what}")]
+    reader = Reader(path)
+    for key, line in duplicates:
+        reader.fail(line, f"the key '{key}' appears twice: keep one")
     if root is None:
-        return ExampleSpec(source=str(path))
-    root = _mapping(path, root, 1, "example.yml")
-    dims: dict[str, int] = {}
-    atol, rtol, image = DEFAULT_TOLERANCE["atol"], DEFAULT_TOLERANCE["rtol"], None
-    extra: dict[str, Any] = {}
-    reader = _Reader(path)
-    for key, value in root.items():
-        line = key_line(root, key)
-        if key == "dims":
-            for dim, size in _mapping(path, value, line, "dims").items():
-                size_line = key_line(value, dim, line)
-                count = int(_number(path, size, size_line, f"dims.{dim}", integer=True))
-                if count < 1:
-                    raise _fail(path, size_line, f"dims.{dim} must be at least 1")
-                dims[str(dim)] = count
-        elif key == "tolerance":
-            for name, number in _mapping(path, value, line, "tolerance").items():
-                name_line = key_line(value, name, line)
-                if name == "atol":
-                    atol = _number(path, number, name_line, "tolerance.atol", integer=False)
-                elif name == "rtol":
-                    rtol = _number(path, number, name_line, "tolerance.rtol", integer=False)
-                else:
-                    raise _fail(path, name_line, f"unknown tolerance key '{name}'; use atol or rtol")
-        elif key == "image":
-            if not isinstance(value, str) or not value:
-                raise _fail(path, line, "image must be a file name")
-            if Path(value).name != value:
-                raise _fail(path, line, "image must be a file name in the model folder")
-            image = value
-        elif key == "about":
-            extra["about"] = reader.text(value, line, "about")
-        elif key == "input":
-            extra["input"] = reader.input(value, line)
-        elif key == "samples":
-            extra["samples"] = reader.samples(value, line)
-        elif key == "output":
-            extra["output"] = reader.reading(value, line)
-        else:
-            hint = did_you_mean(str(key), KEYS, f"; expected {', '.join(KEYS)}")
-            raise _fail(path, line, f"unknown key '{key}'{hint}")
-    return ExampleSpec(dims=dims, atol=float(atol), rtol=float(rtol), image=image,
-                       source=str(path), **extra)
+        return (ExampleSpec(), []) if not reader.problems else (None, reader.problems)
+    values = _SpecReader(reader).spec(root)
+    if reader.problems or values is None:
+        return None, reader.problems
+    return values, []
 
 
-class _Reader:
-    """Typed values of the nested keys, each error naming the file and line."""
+class _SpecReader:
+    """Typed values of example.yml's keys, each problem naming its line."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, reader: Reader) -> None:
+        self.r = reader
 
-    def text(self, value: Any, line: int | None, what: str) -> str:
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            value = str(value)
-        if not isinstance(value, str) or not value.strip():
-            # YAML reads yes/no/on/off as true/false: the fix is quoting.
-            hint = ": put it in quotes" if isinstance(value, bool) else ""
-            raise _fail(self.path, line, f"{what} must be text, not {type_name(value)}{hint}")
-        return value.strip()
+    def spec(self, root: Any) -> ExampleSpec | None:
+        r = self.r
+        top = r.mapping(root, 1, "example.yml", dict.fromkeys(KEYS, False))
+        if top is None:
+            return None
+        at = {key: key_line(top, key, 1) for key in KEYS}
+        values: dict[str, Any] = {}
+        if "dims" in top:
+            values["dims"] = self.dims(top["dims"], at["dims"])
+        if "tolerance" in top:
+            given = r.mapping(top["tolerance"], at["tolerance"], "tolerance",
+                              {"atol": False, "rtol": False})
+            for name in ("atol", "rtol"):
+                if given is not None and name in given:
+                    number = r.number(given[name], key_line(given, name, at["tolerance"]),
+                                      f"tolerance.{name}", minimum=0)
+                    if number is not None:
+                        values[name] = number
+        if "image" in top:
+            image = r.text(top["image"], at["image"], "image")
+            if image is not None and Path(image).name != image:
+                r.fail(at["image"], "image must be a file name in the model folder")
+            elif image is not None:
+                values["image"] = image
+        if "about" in top:
+            values["about"] = r.text(top["about"], at["about"], "about")
+        if "input" in top:
+            values["input"] = self.input(top["input"], at["input"])
+        if "samples" in top:
+            values["samples"] = self.samples(top["samples"], at["samples"])
+        if "output" in top:
+            values["output"] = self.reading(top["output"], at["output"])
+        return ExampleSpec(**{k: v for k, v in values.items() if v is not None})
 
-    def number(self, value: Any, line: int | None, what: str) -> float:
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise _fail(self.path, line, f"{what} must be a number, not {type_name(value)}")
-        return float(value)
+    def count(self, value: Any, line: int | None, what: str, minimum: int = 0) -> int | None:
+        number = self.r.number(value, line, what, integer=True, minimum=minimum)
+        return None if number is None else int(number)
 
-    def texts(self, value: Any, line: int | None, what: str) -> tuple[str, ...]:
-        if not isinstance(value, list):
-            raise _fail(self.path, line, f"{what} must be a list, not {type_name(value)}")
-        lines = getattr(value, "item_lines", [line] * len(value))
-        return tuple(self.text(item, at, f"each item of {what}")
-                     for item, at in zip(value, lines, strict=True))
+    def dims(self, value: Any, line: int | None) -> dict[str, int] | None:
+        given = self.r.mapping(value, line, "dims")
+        if given is None:
+            return None
+        out = {}
+        for dim, size in given.items():
+            count = self.count(size, key_line(given, dim, line), f"dims.{dim}", minimum=1)
+            if count is not None:
+                out[str(dim)] = count
+        return out
 
-    def keys(self, value: Any, line: int | None, what: str, known: tuple[str, ...]) -> LineDict:
-        mapping = _mapping(self.path, value, line, what)
-        for key in mapping:
-            if key not in known:
-                hint = did_you_mean(str(key), known, f"; expected {', '.join(known)}")
-                raise _fail(self.path, key_line(mapping, key, line), f"unknown key '{key}' in {what}{hint}")
-        return mapping
-
-    def kind(self, mapping: LineDict, line: int | None, what: str, kinds: tuple[str, ...]) -> str:
-        kind = mapping.get("kind")
-        if kind not in kinds:
-            raise _fail(self.path, key_line(mapping, "kind", line),
-                        f"{what}.kind must be one of {', '.join(kinds)}")
-        return str(kind)
-
-    def input(self, value: Any, line: int | None) -> InputSpec:
+    def input(self, value: Any, line: int | None) -> InputSpec | None:
+        r = self.r
         known = ("kind", "tensor", "grid", "max", "fields", "max_side")
-        spec = self.keys(value, line, "input", known)
-        kind = self.kind(spec, line, "input", INPUT_KINDS)
+        spec = r.mapping(value, line, "input", {**dict.fromkeys(known, False), "kind": True})
+        if spec is None:
+            return None
         at = {key: key_line(spec, key, line) for key in known}
-        fields = []
+        kind = r.choice(spec["kind"], at["kind"], "input.kind", INPUT_KINDS)
+        fields: list[FormField] = []
         if kind == "form":
-            items = spec.get("fields")
-            if not isinstance(items, list) or not items:
-                raise _fail(self.path, at["fields"], "a form input needs 'fields': one per feature")
-            for item, item_line in zip(items, getattr(items, "item_lines", [line] * len(items)),
-                                       strict=True):
-                entry = self.keys(item, item_line, "each field", ("label", "unit", "min", "max", "step"))
-                low = self.number(entry.get("min"), item_line, "a field's min")
-                high = self.number(entry.get("max"), item_line, "a field's max")
-                if not low < high:
-                    raise _fail(self.path, item_line, "a field's min must be below its max")
-                fields.append(FormField(
-                    self.text(entry.get("label"), item_line, "a field's label"), low, high,
-                    self.number(entry.get("step", 0.1), item_line, "a field's step"),
-                    self.text(entry["unit"], item_line, "a field's unit") if "unit" in entry else ""))
-        return InputSpec(
-            kind=kind,
-            tensor=self.text(spec["tensor"], at["tensor"], "input.tensor") if "tensor" in spec else None,
-            grid=int(_number(self.path, spec.get("grid", 8), at["grid"], "input.grid", integer=True)),
-            max=self.number(spec.get("max", 16.0), at["max"], "input.max"),
-            fields=tuple(fields),
-            max_side=int(_number(self.path, spec.get("max_side", 320), at["max_side"],
-                                 "input.max_side", integer=True)),
-        )
+            if not spec.get("fields"):
+                r.fail(at["fields"], "a form input needs 'fields': one per feature")
+            for item, item_line in r.items(spec.get("fields") or [], at["fields"], "input.fields"):
+                field_ = self.form_field(item, item_line)
+                if field_ is not None:
+                    fields.append(field_)
+        values: dict[str, Any] = {"kind": kind, "fields": tuple(fields)}
+        if "tensor" in spec:
+            values["tensor"] = r.text(spec["tensor"], at["tensor"], "input.tensor")
+        if "grid" in spec:
+            values["grid"] = self.count(spec["grid"], at["grid"], "input.grid", minimum=1)
+        if "max" in spec:
+            values["max"] = r.number(spec["max"], at["max"], "input.max")
+        if "max_side" in spec:
+            values["max_side"] = self.count(spec["max_side"], at["max_side"], "input.max_side",
+                                            minimum=1)
+        if kind is None:
+            return None
+        return InputSpec(**{k: v for k, v in values.items() if v is not None})
 
-    def samples(self, value: Any, line: int | None) -> tuple[Sample, ...]:
+    def form_field(self, item: Any, line: int | None) -> FormField | None:
+        r = self.r
+        entry = r.mapping(item, line, "each field", {"label": True, "unit": False, "min": True,
+                                                     "max": True, "step": False})
+        if entry is None:
+            return None
+        label = r.text(entry["label"], line, "a field's label")
+        low = r.number(entry["min"], line, "a field's min")
+        high = r.number(entry["max"], line, "a field's max")
+        step = r.number(entry.get("step", 0.1), line, "a field's step")
+        unit = r.text(entry["unit"], line, "a field's unit") if "unit" in entry else ""
+        if low is not None and high is not None and not low < high:
+            r.fail(line, "a field's min must be below its max")
+            return None
+        if label is None or low is None or high is None or step is None or unit is None:
+            return None
+        return FormField(label, low, high, step, unit)
+
+    def samples(self, value: Any, line: int | None) -> tuple[Sample, ...] | None:
+        r = self.r
         if not isinstance(value, list) or not value:
-            raise _fail(self.path, line, "samples must be a list of named inputs")
+            r.fail(line, "samples must be a list of named inputs")
+            return None
         out = []
-        for item, item_line in zip(value, getattr(value, "item_lines", [line] * len(value)), strict=True):
-            entry = self.keys(item, item_line, "each sample", ("name", "values", "label"))
+        for item, item_line in r.items(value, line, "samples"):
+            entry = r.mapping(item, item_line, "each sample",
+                              {"name": True, "values": True, "label": False})
+            if entry is None:
+                continue
+            name = r.text(entry["name"], key_line(entry, "name", item_line), "a sample's name")
+            label = (r.text(entry["label"], key_line(entry, "label", item_line), "a sample's label")
+                     if "label" in entry else None)
+            given = r.mapping(entry["values"], key_line(entry, "values", item_line),
+                              "a sample's values")
             values: dict[str, tuple[float, ...]] = {}
-            given = _mapping(self.path, entry.get("values"), item_line, "a sample's values")
-            for name, numbers in given.items():
-                at = key_line(given, name, item_line)
+            for tensor, numbers in (given or {}).items():
+                at = key_line(given, tensor, item_line)
                 if not isinstance(numbers, list) or not numbers:
-                    raise _fail(self.path, at, f"values.{name} must be a list of numbers")
-                values[str(name)] = tuple(self.number(n, at, f"each of values.{name}") for n in numbers)
-            out.append(Sample(
-                name=self.text(entry.get("name"), item_line, "a sample's name"),
-                values=values,
-                label=self.text(entry["label"], item_line, "a sample's label") if "label" in entry else None))
+                    r.fail(at, f"values.{tensor} must be a list of numbers")
+                    continue
+                read = [r.number(n, at, f"each of values.{tensor}") for n in numbers]
+                values[str(tensor)] = tuple(n for n in read if n is not None)
+            if name is not None and given is not None:
+                out.append(Sample(name=name, values=values, label=label))
         return tuple(out)
 
-    def reading(self, value: Any, line: int | None) -> Reading:
+    def reading(self, value: Any, line: int | None) -> Reading | None:
+        r = self.r
         known = ("kind", "tensor", "classes", "softmax", "top", "labels", "unit")
-        spec = self.keys(value, line, "output", known)
+        spec = r.mapping(value, line, "output", {**dict.fromkeys(known, False), "kind": True})
+        if spec is None:
+            return None
         at = {key: key_line(spec, key, line) for key in known}
-        softmax = spec.get("softmax", False)
-        if not isinstance(softmax, bool):
-            raise _fail(self.path, at["softmax"], "output.softmax must be true or false")
-        return Reading(
-            kind=self.kind(spec, line, "output", OUTPUT_KINDS),
-            tensor=self.text(spec["tensor"], at["tensor"], "output.tensor") if "tensor" in spec else None,
-            classes=self.texts(spec["classes"], at["classes"], "output.classes") if "classes" in spec else (),
-            softmax=softmax,
-            top=int(_number(self.path, spec.get("top", 3), at["top"], "output.top", integer=True)),
-            labels=self.texts(spec["labels"], at["labels"], "output.labels") if "labels" in spec else (),
-            unit=self.text(spec["unit"], at["unit"], "output.unit") if "unit" in spec else "",
-        )
+        values: dict[str, Any] = {"kind": r.choice(spec["kind"], at["kind"], "output.kind",
+                                                   OUTPUT_KINDS)}
+        if "tensor" in spec:
+            values["tensor"] = r.text(spec["tensor"], at["tensor"], "output.tensor")
+        if "classes" in spec:
+            values["classes"] = r.texts(spec["classes"], at["classes"], "output.classes")
+        if "softmax" in spec:
+            values["softmax"] = r.boolean(spec["softmax"], at["softmax"], "output.softmax")
+        if "top" in spec:
+            values["top"] = self.count(spec["top"], at["top"], "output.top", minimum=1)
+        if "labels" in spec:
+            values["labels"] = r.texts(spec["labels"], at["labels"], "output.labels")
+        if "unit" in spec:
+            values["unit"] = r.text(spec["unit"], at["unit"], "output.unit")
+        if values["kind"] is None:
+            return None
+        return Reading(**{k: v for k, v in values.items() if v is not None})
 
 
-def load_example_spec(model_dir: Path) -> ExampleSpec:
-    """The folder's example.yml, or the defaults when it has none."""
+def load_example_spec(model_dir: Path, shown: str | None = None) -> ExampleSpec:
+    """The folder's example.yml, or the defaults when it has none (raises
+    :class:`ExampleSpecError`); ``shown`` names the file in messages."""
     path = model_dir / EXAMPLE_FILE
-    return parse_example_spec(path) if path.is_file() else ExampleSpec()
+    return parse_example_spec(path, shown) if path.is_file() else ExampleSpec()
 
 
 def data_set_folders(model_dir: Path) -> list[Path]:
