@@ -7,12 +7,12 @@ from html import unescape
 from pathlib import Path
 
 from onnx_glossary.common.urls import SiteUrls
-from onnx_glossary.glossary.backlinks import Backlinks, Mention, add_page, page_title
+from onnx_glossary.glossary.backlinks import Backlinks, Mention, page_title
 from onnx_glossary.glossary.index import GlossaryIndex, parse_term
 from onnx_glossary.render.termlinks import TermLinker
 
 from . import model_builders as mb
-from .sitebuild import build_site, project, term
+from .sitebuild import build_site, project, term, write_project
 
 
 def index_of(*terms: str) -> GlossaryIndex:
@@ -49,11 +49,16 @@ def test_docs_page_title_is_front_matter_then_first_heading() -> None:
     assert page_title("---\ntitle: From meta\n---\n# Heading\n", "x")[0] == "From meta"
     assert page_title("```\n# not a heading\n```\n# Guide { #guide }\n", "x")[0] == "Guide"
     assert page_title("No heading.\n", "Fallback")[0] == "Fallback"
-    index = index_of(term("Opset"))
-    links = Backlinks()
-    add_page(links, "guides/use.md", "# Use it\n\nSee [opset](../glossary/opset.md) and "
-             "`[code](../glossary/opset.md)`.\n", index)
-    assert links.of("opset") == (Mention("Use it", "guides/use.md"),)
+
+
+def test_a_docs_page_is_mentioned_by_its_title_for_its_real_links(tmp_path: Path) -> None:
+    docs = {"index.md": "# Home\n", "guides/use.md": "# Use it\n\nSee [opset](../glossary/opset.md) "
+            "and `[code](../glossary/webgpu.md)`.\n"}
+    built = build_site(write_project(tmp_path, {"opset": term("Opset"), "webgpu": term("WebGPU")},
+                                     docs=docs))
+    opset = built.page("glossary/opset")
+    assert 'id="mentioned-on"' in opset and ">Use it</a>" in opset
+    assert 'id="mentioned-on"' not in built.page("glossary/webgpu")  # a code span is no link
 
 
 def test_model_page_labels_link_to_terms_and_terms_list_the_model(tmp_path: Path) -> None:

@@ -6,9 +6,10 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from onnx_glossary.glossary.index import GlossaryIndex, find_links, load_glossary, parse_term
+from onnx_glossary.glossary.index import GlossaryIndex, load_glossary, parse_term
+from onnx_glossary.glossary.links import line_of
 
-from .sitebuild import term
+from .sitebuild import build_site, term, write_project
 
 
 def problems_for(tmp_path: Path, files: dict[str, str], models: list[str] | None = None) -> list[str]:
@@ -187,9 +188,16 @@ def test_unknown_model_name(tmp_path: Path) -> None:
         "or use one of linear, edges"]
 
 
+def built_problems(tmp_path: Path, files: dict[str, str]) -> list[str]:
+    """The unknown-term problems a build of these terms reports (links are checked where
+    Markdown converts them)."""
+    built = build_site(write_project(tmp_path, files))
+    return [w for w in built.ours() if "unknown term" in w]
+
+
 def test_link_to_a_missing_term_names_the_body_line(tmp_path: Path) -> None:
     body = "Intro.\n\n```\n[not a link](ghost.md)\n```\n\nSee [WebGPU](webgpu.md) and [x](webgpv.md).\n"
-    problems = problems_for(tmp_path, {"webgpu": term("WebGPU"), "x": term("X", body=body)})
+    problems = built_problems(tmp_path, {"webgpu": term("WebGPU"), "x": term("X", body=body)})
     assert problems == ["glossary/x.md:16: link to the unknown term 'webgpv' (webgpv.md): "
                         "did you mean 'webgpu.md'?"]
 
@@ -203,7 +211,7 @@ def test_many_broken_links_in_a_big_glossary_each_get_the_nearest_slug(tmp_path:
     body = ("See [a](webgpv.md), [b](web-assembly.md), [c](topic-7.md), [d](webgpv.md) and "
             "[e](nothing-like-it.md).\n")
     files["x"] = term("X", body=body)
-    problems = problems_for(tmp_path, files)
+    problems = built_problems(tmp_path, files)
     assert problems == [
         "glossary/x.md:10: link to the unknown term 'webgpv' (webgpv.md): did you mean 'webgpu.md'?",
         "glossary/x.md:10: link to the unknown term 'web-assembly' (web-assembly.md): did you mean "
@@ -240,7 +248,10 @@ def test_index_orders_groups_and_links_neighbours(tmp_path: Path) -> None:
     assert isinstance(index, GlossaryIndex)
 
 
-def test_links_are_found_with_their_lines_but_not_in_code() -> None:
-    text = "a [x](one.md)\n`[y](two.md)`\n\n[ref]: three.md\n    \n![img](four.md)\n"
-    assert [(link.line, link.href) for link in find_links(text)] == [
-        (1, "one.md"), (6, "four.md"), (4, "three.md")]
+def test_a_link_gets_the_line_it_is_written_on_in_source_order() -> None:
+    text = "a [x](one.md)\n\nb [y](two.md) and [z](one.md)\n"
+    first, after = line_of(text, "one.md")
+    second, after = line_of(text, "two.md", after)
+    third, _ = line_of(text, "one.md", after)
+    assert (first, second, third) == (1, 3, 3)
+    assert line_of(text, "absent.md") == (None, 0)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import markdown
 import pytest
-from onnx_glossary.hosts import standalone
+from onnx_glossary.hosts import markdown_ext
 from onnx_glossary.hosts.generate import main as generate_main
 
 from .sitebuild import REPO, Built, build_site, term, write_project
@@ -152,12 +152,12 @@ def test_plugin_replaces_a_listed_extension_and_loads_once(tmp_path: Path) -> No
         "markdown_extensions: [attr_list, md_in_html, toc]",
         "markdown_extensions: [attr_list, md_in_html, toc, onnx_glossary]")
     config.write_text(text, encoding="utf-8")
-    standalone._LOADED.clear()
+    markdown_ext._LOADED.clear()
     built = build_site(config, strict=True)
     assert not built.aborted, built.warnings
     page = (built.site / "index.html").read_text(encoding="utf-8")
     assert page.count('class="gl-term"') == 1 and page.count('class="gl-tip-pool"') == 1
-    assert standalone._LOADED == {}  # the plugin's context served it: nothing loaded twice
+    assert markdown_ext._LOADED == {}  # the plugin's context served it: nothing loaded twice
 
 
 def test_generate_refuses_to_write_into_docs(capsys: pytest.CaptureFixture[str]) -> None:

@@ -157,8 +157,8 @@ def test_node_modules_is_used_first_and_its_version_checked(tmp_path):
     (installed / "package.json").write_text('{"version": "0.1.6"}')
     resolved = _resolve(tmp_path, CLOSED)
     assert resolved.roots == {PACKAGE.name: installed}
-    assert resolved.warnings == [
-        f"{installed} holds coi-serviceworker 0.1.6, but this plugin is made for 0.1.7: run 'npm install "
+    assert [str(w) for w in resolved.warnings] == [
+        f"{installed}: holds coi-serviceworker 0.1.6, but this plugin is made for 0.1.7: run 'npm install "
         f"--save-exact coi-serviceworker@0.1.7' (or remove {installed} and let the plugin download its pinned copy)"]
 
 

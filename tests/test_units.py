@@ -12,19 +12,18 @@ import onnx
 import pytest
 from jinja2 import Environment
 from markupsafe import Markup
-from mkdocs.exceptions import PluginError
 from onnx_glossary.browser import assets
 from onnx_glossary.browser.runtime import BUNDLES, import_map, runtime_files
 from onnx_glossary.common.paths import shown_path
-from onnx_glossary.common.problems import Finding, Problem
+from onnx_glossary.common.problems import Finding, Problem, SetupError
 from onnx_glossary.common.suggestions import Suggestions, did_you_mean
 from onnx_glossary.common.urls import SiteUrls
 from onnx_glossary.common.yaml_lines import BadDate, YamlError, load_yaml
 from onnx_glossary.glossary.index import GlossaryIndex, parse_term
-from onnx_glossary.hosts.markdown_ext import GlossaryExtension, SiteContext
-from onnx_glossary.hosts.mkdocs_config import GlossaryConfig
+from onnx_glossary.hosts.markdown_ext import GlossaryExtension, PageContext
 from onnx_glossary.models.catalog import AnalysisCache, Catalog, load_catalog
 from onnx_glossary.models.element_types import ELEMENT_TYPES
+from onnx_glossary.options import Options
 from onnx_glossary.render.environment import (
     environment,
     human_bytes,
@@ -34,6 +33,7 @@ from onnx_glossary.render.environment import (
     shape_text,
 )
 from onnx_glossary.render.pages import Pages
+from onnx_glossary.site import Site
 
 from . import model_builders as build
 from .sitebuild import REPO, term
@@ -172,23 +172,30 @@ def test_pages_link_through_the_url_helper(catalog):
         widget = pages.embed(found, "live-example", "lin", "glossary/t.md")
         assert "data-live-example" in widget and 'data-model-url="../' in widget
         assert pages.embed(found, "model-card", "nope", "glossary/t.md") is None
-        files = dict(pages.model_files(found))
+        made = pages.model_pages(found)
+        files = {**dict(made.pages), **dict(made.files)}
         assert {"models/index.md", "models/operators.md", "models/lin/index.md",
                 "models/lin/example.mjs", "models/new/index.md"} <= set(files)
         assert "models/new/example.mjs" not in files  # refused: no live example
+        # The terms each model page links to come back with the pages, as a value.
+        assert set(made.term_links) == {"models/lin/index.md", "models/new/index.md"}
 
 
 # -- markdown extension ---------------------------------------------------------------------
 
 
-def test_markdown_extension_adds_tooltips_embeds_and_line_numbers():
-    parsed, _ = parse_term(term("ONNX Runtime"), "glossary/onnx-runtime.md", "onnx-runtime")
-    assert parsed is not None
+def test_markdown_extension_adds_tooltips_embeds_and_line_numbers(tmp_path: Path):
+    (tmp_path / "glossary").mkdir()
+    (tmp_path / "glossary" / "onnx-runtime.md").write_text(term("ONNX Runtime"))
+    build.save(build.linear(), tmp_path / "models" / "m")
     reported: list[Problem] = []
-    context = SiteContext(index=GlossaryIndex.of([parsed]), report=reported.append,
-                          embed=lambda kind, name, uri: f"<div>{kind} {name}</div>" if name == "m" else None,
-                          current_uri="page.md", current_path="docs/page.md")
+    options = Options.from_values({"glossary_dir": "glossary", "models_dir": "models",
+                                   "node_modules": str(NODE_MODULES), "quality_checks": False},
+                                  tmp_path)
+    site = Site.load(options, tmp_path, reported.append)
+    context = PageContext(site=site, report=reported.append)
     md = markdown.Markdown(extensions=[GlossaryExtension(context)])
+    context.begin_page("page.md", "", file_text="", shown="docs/page.md")
     html = md.convert(textwrap.dedent("""\
         See [the runtime](glossary/onnx-runtime.md).
 
@@ -197,19 +204,19 @@ def test_markdown_extension_adds_tooltips_embeds_and_line_numbers():
         [[live-example: missing]]
         """))
     assert 'title="ONNX Runtime in one sentence."' in html
-    assert "<div>model-card m</div>" in html
+    assert 'class="gl-model-card"' in html and "data-compact" in html
     assert "Missing example model: missing" in html
-    assert [str(p) for p in reported] == [
+    assert [str(p) for p in reported if p.level == "warning"] == [
         "docs/page.md:5: [[live-example: missing]] names the unknown model 'missing': add "
         "models/missing/model.onnx or fix the name"]
+    assert context.links == {"page.md": {"onnx-runtime"}}
 
 
 # -- assets ---------------------------------------------------------------------------------
 
 
 def test_runtime_files_import_map_and_asset_list_agree(tmp_path: Path):
-    config = GlossaryConfig()
-    config.load_dict({"live_examples": True, "cross_origin_isolation": True})
+    config = Options(live_examples=True, cross_origin_isolation=True)
     found = Catalog(models={"x": object()})  # type: ignore[dict-item]
     listed = dict(assets.files(found, NODE_MODULES, config))
     for name in runtime_files():
@@ -217,7 +224,7 @@ def test_runtime_files_import_map_and_asset_list_agree(tmp_path: Path):
     assert "coi-serviceworker.js" in listed
     assert set(import_map("/s/assets/ort/")["imports"].values()) == \
         {f"/s/assets/ort/{b.module}" for b in BUNDLES.values()}
-    with pytest.raises(PluginError, match="npm ci"):
+    with pytest.raises(SetupError, match="npm ci"):
         dict(assets.files(found, tmp_path / "node_modules", config))
 
 

@@ -9,15 +9,15 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mkdocs.exceptions import PluginError
-
-from ..browser.runtime import runtime_files
+from ..common.paths import PACKAGE_DIR
+from ..common.problems import SetupError
+from .runtime import runtime_files
 
 if TYPE_CHECKING:
-    from ..hosts.mkdocs_config import GlossaryConfig
     from ..models.catalog import Catalog
+    from ..options import Options
 
-PACKAGE_ASSETS = Path(__file__).resolve().parent.parent / "assets"
+PACKAGE_ASSETS = PACKAGE_DIR / "assets"
 ASSET_URI = "assets/onnx_glossary/"
 CSS_URI = ASSET_URI + "glossary.css"
 LIVE_CSS_URI = ASSET_URI + "live-example.css"
@@ -25,11 +25,11 @@ ORT_URI = "assets/ort/"
 MERMAID_URI = "assets/mermaid/"
 
 
-def stylesheets(config: GlossaryConfig) -> list[str]:
+def stylesheets(config: Options) -> list[str]:
     return [CSS_URI, LIVE_CSS_URI] if config.live_examples else [CSS_URI]
 
 
-def javascript(config: GlossaryConfig) -> list[str]:
+def javascript(config: Options) -> list[str]:
     """Scripts for every page: each is a few KB, and fetches its runtime only when used."""
     scripts = [ASSET_URI + "mermaid-shim.js", ASSET_URI + "term-tips.js", ASSET_URI + "scroll-boxes.js"]
     if config.live_examples:
@@ -37,7 +37,7 @@ def javascript(config: GlossaryConfig) -> list[str]:
     return scripts
 
 
-def needed_packages(config: GlossaryConfig) -> list[str]:
+def needed_packages(config: Options) -> list[str]:
     """The browser packages this site's options need (see runtime_packages)."""
     names = ["mermaid"]
     if config.models_dir:  # model analysis reads onnxruntime-web's operator table
@@ -48,7 +48,7 @@ def needed_packages(config: GlossaryConfig) -> list[str]:
 
 
 def files(catalog: Catalog, packages: Path | Mapping[str, Path],
-          config: GlossaryConfig) -> Iterator[tuple[str, Path]]:
+          config: Options) -> Iterator[tuple[str, Path]]:
     """(site path, source file) for every static file the plugin adds to the site.
 
     ``packages`` maps a package name to its folder, or is a node_modules folder holding them.
@@ -76,6 +76,6 @@ def files(catalog: Catalog, packages: Path | Mapping[str, Path],
 def _require(packages: Mapping[str, Path], name: str, sub: str, needed_for: str) -> Path:
     path = packages.get(name, Path("node_modules", name)) / sub
     if not path.is_dir():
-        raise PluginError(f"{path} is missing, and {needed_for} need it: run 'npm ci' in the "
+        raise SetupError(f"{path} is missing, and {needed_for} need it: run 'npm ci' in the "
                           "project folder (the README's set-up does)")
     return path

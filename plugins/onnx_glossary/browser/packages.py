@@ -34,6 +34,7 @@ from pathlib import Path, PurePosixPath
 from .. import __version__
 from ..browser.runtime import runtime_files
 from ..browser.webgpu_ops import TABLE_PATH
+from ..common.problems import Problem, SetupError
 
 MANIFEST = Path(__file__).resolve().parent.parent / "runtime-packages.json"
 DEFAULT_REGISTRY = "https://registry.npmjs.org/"
@@ -48,7 +49,7 @@ SITE_FILES: dict[str, tuple[str, ...]] = {
 }
 
 
-class RuntimeSetupError(Exception):
+class RuntimeSetupError(SetupError):
     """The runtime packages cannot be provided; the message says how to provide them."""
 
 
@@ -122,7 +123,7 @@ class Resolved:
     """Where each package's files are, and the warnings found on the way."""
 
     roots: dict[str, Path] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
 
 
 def resolve(names: Iterable[str], *, node_modules: Path, explicit: bool, root: Path,
@@ -141,10 +142,11 @@ def resolve(names: Iterable[str], *, node_modules: Path, explicit: bool, root: P
         if (installed / "package.json").is_file():
             version = json.loads((installed / "package.json").read_text(encoding="utf-8")).get("version")
             if version != package.version:
-                resolved.warnings.append(
-                    f"{installed} holds {name} {version}, but this plugin is made for {package.version}: "
+                resolved.warnings.append(Problem(
+                    str(installed), None,
+                    f"holds {name} {version}, but this plugin is made for {package.version}: "
                     f"run 'npm install --save-exact {package.spec}' (or remove {installed} and let the "
-                    "plugin download its pinned copy)")
+                    "plugin download its pinned copy)"))
             resolved.roots[name] = installed
         else:
             absent.append(package)

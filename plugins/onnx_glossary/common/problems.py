@@ -30,6 +30,11 @@ class Problem:
         return f"{where}: {self.message}"
 
 
+class SetupError(RuntimeError):
+    """The environment lacks something the build needs (not a content problem): the message
+    says what to do. Hosts show it as their own configuration error."""
+
+
 class ContentError(ValueError):
     """Raised by parsers for a problem that makes a whole file unusable."""
 

@@ -1,8 +1,9 @@
 """Which pages link to each term: the "Mentioned on" list of a term page, and the orphan check.
 
-Counted: links in other terms (body, mistakes, answers, ``related``), term links on model pages,
-and links to term files in hand-written pages. Not counted: the glossary index and the "Same
-cluster" lists, which link every term whatever it says. Pure: no MkDocs imports.
+Counted (the site collects them, see :meth:`onnx_glossary.site.Site.backlinks`): links in
+other terms (body, mistakes, answers, ``related``), term links on model pages, and links to
+term files in hand-written pages. Not counted: the glossary index and the "Same cluster"
+lists, which link every term whatever it says. Pure: no MkDocs imports.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 
 import yaml
 
-from ..glossary.index import GLOSSARY_URI, GlossaryIndex, Term, find_links, link_target, term_slug_of
+from .links import GLOSSARY_URI
 
 
 @dataclass(frozen=True)
@@ -45,29 +46,6 @@ class Backlinks:
 
     def __contains__(self, slug: object) -> bool:
         return bool(self._by_slug.get(str(slug)))
-
-
-def linked_slugs(markdown: str, from_uri: str, index: GlossaryIndex) -> list[str]:
-    """Slugs of the existing terms that relative links in ``markdown`` point to."""
-    out = []
-    for link in find_links(markdown):
-        target = link_target(link.href, from_uri)
-        slug = term_slug_of(target) if target else None
-        if slug and slug in index.by_slug:
-            out.append(slug)
-    return out
-
-
-def term_links(term: Term, index: GlossaryIndex) -> list[str]:
-    """What one term's text links to: body, mistakes, answers and ``related``."""
-    texts = [term.body, *term.mistakes, *(q.answer for q in term.faq)]
-    slugs = [slug for text in texts for slug in linked_slugs(text, term.src_uri, index)]
-    return slugs + [slug for slug in term.related if slug in index.by_slug]
-
-
-def add_terms(backlinks: Backlinks, index: GlossaryIndex) -> None:
-    for term in index.terms:
-        backlinks.add(Mention(term.title, term.src_uri), term_links(term, index))
 
 
 _FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\n(.*?\n)(?:---|\.\.\.)[ \t]*\n", re.S)
@@ -108,10 +86,3 @@ def find_h1(markdown: str) -> Iterable[str]:
             match = _H1_RE.match(line)
             if match:
                 yield re.sub(r"\s*\{[^}]*\}\s*$", "", match.group(1))  # attr_list { #id }
-
-
-def add_page(backlinks: Backlinks, src_uri: str, text: str, index: GlossaryIndex) -> None:
-    """A hand-written page (``docs/**/*.md``) and the terms it links to."""
-    fallback = src_uri.rsplit("/", 1)[-1].removesuffix(".md").replace("-", " ").capitalize()
-    title, markdown = page_title(text, fallback)
-    backlinks.add(Mention(title, src_uri), linked_slugs(markdown, src_uri, index))

@@ -8,11 +8,10 @@ lesser problem (an unknown related slug, say) keeps its page without the broken 
 from __future__ import annotations
 
 import datetime as dt
-import posixpath
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path, PurePosixPath
 
 from ..common.paths import shown_path
@@ -26,9 +25,9 @@ from ..glossary.frontmatter import (
     read_term_fields,
     split_front_matter,
 )
+from .links import GLOSSARY_URI, link_target, term_slug_of
 
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-GLOSSARY_URI = "glossary"  # where term pages live in the site's docs namespace
 RESERVED_SLUGS = frozenset({"index"})
 
 
@@ -106,71 +105,6 @@ def parse_term(text: str, path: str, slug: str) -> tuple[Term | None, list[Probl
     return term, problems
 
 
-# ---------------------------------------------------------------------------------------------
-# Links written the MkDocs way: a relative markdown link to the term's file.
-
-_FENCE_RE = re.compile(r"^( {0,3})(`{3,}|~{3,}).*?^\1\2[ \t]*$", re.M | re.S)
-_CODE_SPAN_RE = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)", re.S)
-_INLINE_LINK_RE = re.compile(
-    r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]"  # link text, one level of nested brackets
-    r"\(\s*<?([^)\s>]+)>?(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)"  # (href "title")
-)
-_REF_DEF_RE = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)", re.M)
-
-
-@dataclass(frozen=True)
-class Link:
-    line: int  # 1-based, within the text given
-    href: str
-
-
-def _blank_out(match: re.Match[str]) -> str:
-    # Keep newlines so that line numbers after a code block stay right.
-    return re.sub(r"[^\n]", " ", match.group(0))
-
-
-def find_links(markdown: str) -> Iterator[Link]:
-    """Links in markdown text, skipping code blocks and code spans."""
-    return iter(_links(markdown))
-
-
-@lru_cache(maxsize=16384)
-def _links(markdown: str) -> tuple[Link, ...]:
-    # Cached: the checks and the "Mentioned on" lists read the same texts of every term.
-    text = _FENCE_RE.sub(_blank_out, markdown)
-    text = _CODE_SPAN_RE.sub(_blank_out, text)
-    return tuple(Link(text.count("\n", 0, match.start(1)) + 1, match.group(1))
-                 for regex in (_INLINE_LINK_RE, _REF_DEF_RE) for match in regex.finditer(text))
-
-
-def link_target(href: str, from_uri: str) -> str | None:
-    """The docs-namespace path a relative ``.md`` link points at, or ``None`` for other links."""
-    # Cached by folder, not by page: every term page links from glossary/, so a link to a
-    # term is worked out once, not once per page that has it.
-    return _link_target(href, posixpath.dirname(from_uri))
-
-
-@lru_cache(maxsize=65536)
-def _link_target(href: str, folder: str) -> str | None:
-    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", href) or href.startswith(("/", "#")):
-        return None
-    path = href.split("#", 1)[0].split("?", 1)[0]
-    if not path.endswith(".md"):
-        return None
-    return posixpath.normpath(posixpath.join(folder, path))
-
-
-def term_slug_of(target: str) -> str | None:
-    """The slug if ``target`` is a term page's path (``glossary/<slug>.md``)."""
-    folder, name = posixpath.split(target)
-    if folder != GLOSSARY_URI or name == "index.md":
-        return None
-    return name[:-3]
-
-
-# ---------------------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class GlossaryIndex:
     """All valid terms, and the ways into them."""
@@ -240,20 +174,6 @@ class GlossaryIndex:
         target = link_target(href, from_uri)
         slug = term_slug_of(target) if target else None
         return self.by_slug.get(slug) if slug else None
-
-
-def check_term_links(markdown: str, from_uri: str, index: GlossaryIndex, path: str,
-                     first_line: int) -> list[Problem]:
-    """Warn for each link to a term file that does not exist (``first_line`` = text's line 1)."""
-    problems = []
-    for link in find_links(markdown):
-        target = link_target(link.href, from_uri)
-        slug = term_slug_of(target) if target else None
-        if slug and slug not in index.by_slug:
-            problems.append(Problem(path, first_line + link.line - 1,
-                                    f"link to the unknown term '{slug}' ({link.href})"
-                                    f"{_nearest(slug, index)}"))
-    return problems
 
 
 def _nearest(slug: str, index: GlossaryIndex) -> str:
@@ -346,13 +266,4 @@ def _check_cross_references(term: Term, index: GlossaryIndex,
                                     f"one of {', '.join(model_names) or 'none'}")
                 problems.append(Problem(term.path, line, f"'models' names the unknown model "
                                         f"'{name}'{hint}"))
-    problems.extend(check_term_links(term.body, term.src_uri, index, term.path, term.body_line))
-    for position, text in enumerate(term.mistakes):
-        lines = term.item_lines.get("mistakes", [])
-        line = lines[position] if position < len(lines) else term.body_line
-        problems.extend(check_term_links(text, term.src_uri, index, term.path, line))
-    for question in term.faq:
-        problems.extend(check_term_links(question.answer, term.src_uri, index, term.path,
-                                         question.line or 1))
     return problems
-

@@ -1,12 +1,15 @@
-"""Python-Markdown extension: term tooltips and model embeds.
+"""Python-Markdown extension: term links with tooltips, and model embeds.
 
-It is what a page's markdown needs from the glossary, independent of MkDocs, so another site
-generator that runs Python-Markdown extensions (Zensical) keeps it; the MkDocs plugin only
-fills in :class:`SiteContext` before each page is converted.
+What a page's markdown needs from the glossary, for any host that runs Python-Markdown
+extensions: MkDocs (the plugin hands the extension its :class:`~onnx_glossary.site.Site`),
+Zensical, or plain Python-Markdown (the extension builds a Site from its own options, which are
+those of :class:`~onnx_glossary.options.Options`).
 
-- A relative link to a term's file (``[ONNX Runtime](onnx-runtime.md)``) gets the term's short
-  answer as an accessible tooltip (see :mod:`.termlinks`); the page gets the hidden summaries
-  its term links point to.
+- The page's element tree decides what a link is. A link to a term's file
+  (``[ONNX Runtime](onnx-runtime.md)``) gets the term's short answer as an accessible tooltip
+  (:mod:`onnx_glossary.render.termlinks`) and is recorded for the term's "Mentioned on" list; a
+  link to a term file that does not exist is a problem naming its line. A link inside a code
+  block or an HTML comment is no link, since Markdown never makes it one.
 - A paragraph that is exactly ``[[model-card: NAME]]`` becomes a compact card of that example
   model; ``[[live-example: NAME]]`` becomes its Run widget.
 """
@@ -24,27 +27,29 @@ from typing import Any
 import markdown
 from markdown.blockprocessors import BlockProcessor
 
-from ..common.problems import Problem
-from ..glossary.index import GlossaryIndex
+from ..common.problems import Problem, SetupError
+from ..glossary.links import line_of
+from ..options import Options, OptionsError, option_fields, plain_default
 from ..render.termlinks import TipPool, wrap_links
+from ..site import Site
 
 EMBED_RE = re.compile(r"^\[\[(model-card|live-example):\s*([^\]\s]+)\s*\]\]$")
 
-# (kind, model name, page src_uri) -> HTML, or None when no such model exists.
-Embedder = Callable[[str, str, str], str | None]
+log = logging.getLogger("onnx_glossary")
 
 
 @dataclass
-class SiteContext:
-    """What the extension knows of the site; the host fills it in before each page."""
+class PageContext:
+    """What the extension knows of the page being converted; the host fills it in."""
 
-    index: GlossaryIndex = field(default_factory=lambda: GlossaryIndex.of(()))
-    embed: Embedder | None = None
+    site: Site | None = None
     current_uri: str = ""
     current_path: str = ""  # shown in messages
     line_offset: int = 0  # source line of the markdown's first line, minus one
     source: str = ""  # the markdown being converted, before any preprocessor changed it
     report: Callable[[Problem], None] | None = None
+    # The term slugs each converted page links to (for "Mentioned on"), by page path.
+    links: dict[str, set[str]] = field(default_factory=dict)
     # Kept here, across pages: MkDocs makes new processors for every page it converts.
     tip_pool: TipPool = field(default_factory=TipPool)
     # Whether the host puts the page's hidden short answers in the page itself (then they are
@@ -52,30 +57,75 @@ class SiteContext:
     tips_outside: bool = False
     page_tips: str = ""
 
+    def begin_page(self, src_uri: str, markdown: str, *, file_text: str | None = None,
+                   shown: str | None = None) -> None:
+        """Set the page about to be converted. ``file_text`` is the text of the file a
+        contributor edits (with its front matter), ``shown`` its path in messages; line
+        numbers of problems then point into that file."""
+        self.current_uri = src_uri
+        self.page_tips = ""
+        term = self.site.term_page(src_uri) if self.site else None
+        if term is not None:
+            self.current_path = term.path
+            # The body sits inside the generated page; map its lines back to the term file.
+            self.line_offset = term.body_line - 1 - lines_before(term.body, markdown)
+        elif file_text is not None:
+            self.current_path = shown or src_uri
+            # Hosts hand over the markdown without its front matter: find where it starts.
+            self.line_offset = lines_before(markdown, file_text)
+        else:
+            self.current_path, self.line_offset = src_uri, 0
+
     def problem(self, line: int | None, message: str) -> None:
         if self.report is not None:
             self.report(Problem(self.current_path or self.current_uri or "<markdown>",
                                 line + self.line_offset if line else None, message))
 
 
-class _TermTooltips(markdown.treeprocessors.Treeprocessor):
-    def __init__(self, md: markdown.Markdown, context: SiteContext) -> None:
+class _TermLinks(markdown.treeprocessors.Treeprocessor):
+    """Every ``<a href>`` Markdown made on the page: term links get their tooltip and are
+    recorded, links to missing terms are reported on their line."""
+
+    def __init__(self, md: markdown.Markdown, context: PageContext) -> None:
         super().__init__(md)
         self.context = context
 
     def run(self, root: etree.Element) -> None:
-        wrap_links(root, lambda href: self.context.index.resolve(href, self.context.current_uri))
+        context = self.context
+        site = context.site
+        if site is None:
+            return
+        linked = context.links.setdefault(context.current_uri, set())
+        searched = 0
+
+        def resolve(href: str) -> Any:
+            nonlocal searched
+            term, missing = site.term_of(href, context.current_uri)
+            if term is not None:
+                linked.add(term.slug)
+            elif missing is not None:
+                line, searched = line_of(context.source, href, searched)
+                if context.report is not None:
+                    context.report(site.unknown_term(
+                        context.current_path or context.current_uri,
+                        line + context.line_offset if line else None, missing, href,
+                        context.current_uri))
+            return term
+
+        wrap_links(root, resolve)
 
 
 class _TipPool(markdown.postprocessors.Postprocessor):
     """Appends the hidden short answers that the page's term links point to."""
 
-    def __init__(self, md: markdown.Markdown, context: SiteContext) -> None:
+    def __init__(self, md: markdown.Markdown, context: PageContext) -> None:
         super().__init__(md)
         self.context = context
 
     def run(self, text: str) -> str:
-        pool = self.context.tip_pool(text, self.context.index)
+        if self.context.site is None:
+            return text
+        pool = self.context.tip_pool(text, self.context.site.index)
         if not self.context.tips_outside:
             return text + pool
         if pool:  # the page's own conversion comes last, after its heading fragments
@@ -84,7 +134,7 @@ class _TipPool(markdown.postprocessors.Postprocessor):
 
 
 class _Embeds(BlockProcessor):
-    def __init__(self, md: markdown.Markdown, context: SiteContext) -> None:
+    def __init__(self, md: markdown.Markdown, context: PageContext) -> None:
         super().__init__(md.parser)
         self.md = md
         self.context = context
@@ -98,9 +148,8 @@ class _Embeds(BlockProcessor):
         match = EMBED_RE.match(block)
         assert match is not None
         kind, name = match.groups()
-        html = None
-        if self.context.embed is not None:
-            html = self.context.embed(kind, name, self.context.current_uri)
+        site = self.context.site
+        html = site.embed(kind, name, self.context.current_uri or None) if site else None
         if html is None:
             self.context.problem(self._line_of(block), f"{block} names the unknown model "
                                  f"'{name}': add models/{name}/model.onnx or fix the name")
@@ -114,13 +163,12 @@ class _Embeds(BlockProcessor):
     def _line_of(self, block: str) -> int | None:
         # Blocks carry no line numbers, and other preprocessors fold raw HTML into one line
         # each, so look the embed up in the text as it arrived.
-        source = self.context.source
-        at = source.find(block)
-        return source.count("\n", 0, at) + 1 if at >= 0 else None
+        line, _ = line_of(self.context.source, block)
+        return line
 
 
 class _KeepSource(markdown.preprocessors.Preprocessor):
-    def __init__(self, md: markdown.Markdown, context: SiteContext) -> None:
+    def __init__(self, md: markdown.Markdown, context: PageContext) -> None:
         super().__init__(md)
         self.context = context
 
@@ -141,7 +189,7 @@ class _HostPage(markdown.preprocessors.Preprocessor):
     def run(self, lines: list[str]) -> list[str]:
         # Loaded on the first page, not when the extension is made: hosts (MkDocs among them)
         # make extensions just to validate their configuration.
-        self.extension.load()
+        self.context.site = self.extension.site()
         host = None
         if "rendering_context" in self.md.preprocessors:  # duck-typed: no Zensical import
             page = getattr(self.md.preprocessors["rendering_context"], "page", None)
@@ -151,11 +199,23 @@ class _HostPage(markdown.preprocessors.Preprocessor):
         return lines
 
 
+def extension_config() -> dict[str, list[Any]]:
+    """The extension's options: every glossary option, as Python-Markdown declares them
+    (``[default, doc]``; an unset default is written as an empty string, since Python-Markdown
+    reads a ``None`` default as a yes/no flag)."""
+    out: dict[str, list[Any]] = {}
+    for option in option_fields():
+        default = plain_default(option)
+        out[option.name] = ["" if default is None else default, option.doc]
+    return out
+
+
 class GlossaryExtension(markdown.Extension):
     """Term tooltips and model embeds for any host that runs Python-Markdown extensions.
 
-    The MkDocs plugin passes its own :class:`SiteContext` (and fills it before each page). Any
-    other host lists the extension with options, and it loads the glossary and models itself::
+    A host with a :class:`~onnx_glossary.site.Site` passes a :class:`PageContext` holding it
+    (and fills in the page before each conversion). Any other host lists the extension with
+    the glossary's options, and the extension loads the site itself::
 
         markdown_extensions:
           - onnx_glossary:
@@ -164,53 +224,75 @@ class GlossaryExtension(markdown.Extension):
               site_url: https://example.github.io/onnx-glossary/
     """
 
-    def __init__(self, context: SiteContext | None = None, **kwargs: object) -> None:
-        self.config = {
-            "glossary_dir": ["glossary", "Folder of term files, one <slug>.md per term."],
-            "models_dir": ["", "Folder of example models, <name>/model.onnx; empty: none."],
-            "site_url": ["", "Published address; its path prefixes links when the page is unknown."],
-            "use_directory_urls": [True, "Pages live at a/b/ (true) or a/b.html (false)."],
-            "node_modules": ["node_modules", "Where npm put onnxruntime-web (its operator table)."],
-            "cache_dir": [".cache/onnx-glossary", "Model analyses keyed by content hash."],
-            "live_examples": [True, "Render [[live-example: x]] as the Run widget."],
-        }
-        self.hosted = context is not None  # the plugin fills the context; nothing to load
-        self.context = context or SiteContext(report=_log_problem)
+    def __init__(self, context: PageContext | None = None, **kwargs: object) -> None:
+        self.config = extension_config()
+        self.hosted = context is not None  # the host fills the context; nothing to load
+        self.context = context or PageContext(report=_log_problem)
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md: markdown.Markdown) -> None:
         if not self.hosted:
             md.preprocessors.register(_HostPage(md, self), "onnx_glossary_page", 1001)
         # After inline patterns (20) made the links, before MkDocs rewrites .md hrefs (0).
-        md.treeprocessors.register(_TermTooltips(md, self.context), "onnx_glossary_tooltips", 4)
+        md.treeprocessors.register(_TermLinks(md, self.context), "onnx_glossary_tooltips", 4)
         md.parser.blockprocessors.register(_Embeds(md, self.context), "onnx_glossary_embeds", 95)
         md.preprocessors.register(_KeepSource(md, self.context), "onnx_glossary_source", 1000)
         # After raw HTML (30) is back in place: template-made links count too.
         md.postprocessors.register(_TipPool(md, self.context), "onnx_glossary_tip_pool", 5)
 
+    def options(self) -> Options:
+        """The extension's options, folders resolved against the folder the host runs in."""
+        values = {name: self.getConfig(name) for name in self.config}
+        return Options.from_values(values, Path.cwd())
 
-    def load(self) -> None:
-        """Fill the context from the extension's own options (cached across pages)."""
-        from ..hosts.standalone import Options, load
+    def site(self) -> Site | None:
+        """The site of the extension's options (loaded once per process and options, and again
+        when a file under the glossary or models folder changes)."""
+        if self.context.site is not None and self.hosted:
+            return self.context.site
+        try:
+            return load_site(self.options())
+        except (OptionsError, SetupError) as error:
+            log.error("%s", error)
+            return None
 
-        models = str(self.getConfig("models_dir") or "")
-        options = Options(
-            glossary_dir=Path(self.getConfig("glossary_dir")).resolve(),
-            models_dir=Path(models).resolve() if models else None,
-            site_url=str(self.getConfig("site_url") or "") or None,
-            use_directory_urls=bool(self.getConfig("use_directory_urls")),
-            node_modules=Path(self.getConfig("node_modules")).resolve(),
-            cache_dir=Path(self.getConfig("cache_dir")).resolve(),
-            live_examples=bool(self.getConfig("live_examples")),
-        )
-        loaded = load(options)
-        self.context.index = loaded.index
-        self.context.embed = lambda kind, name, uri: loaded.pages.embed(
-            loaded.catalog, kind, name, uri or None)
+
+_LOADED: dict[Options, tuple[float, Site]] = {}
+
+
+def _fingerprint(options: Options) -> float:
+    """The newest modification time under the folders: a change means load again."""
+    newest = 0.0
+    for folder in (options.glossary_dir, options.models_dir):
+        if folder is not None and folder.is_dir():
+            for path in folder.rglob("*"):
+                newest = max(newest, path.stat().st_mtime)
+    return newest
+
+
+def load_site(options: Options) -> Site:
+    """The site for these options, loaded once per process until its files change."""
+    stamp = _fingerprint(options)
+    cached = _LOADED.get(options)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    site = Site.load(options, Path.cwd(), _log_problem)
+    _LOADED[options] = (stamp, site)
+    return site
+
+
+def lines_before(text: str, within: str) -> int:
+    """How many lines of ``within`` precede ``text`` (0 when it cannot be found).
+
+    Warnings then name lines of the file a contributor edits, not of the text the host
+    converts (which lacks the front matter, or holds a term body inside a generated page).
+    """
+    at = within.find(text[:200]) if text.strip() else -1
+    return within.count("\n", 0, at) if at > 0 else 0
 
 
 def _log_problem(problem: Problem) -> None:
-    logging.getLogger("onnx_glossary").warning("%s", problem)
+    (log.info if problem.level == "info" else log.warning)("%s", problem)
 
 
 def makeExtension(**kwargs: Any) -> GlossaryExtension:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..common.paths import shown_path
-from ..common.problems import Finding, Problem, Severity
+from ..common.problems import Finding, Problem, SetupError, Severity
 from ..models.example_spec import EXAMPLE_FILE, data_set_files
 from ..models.facts import ModelFacts, from_json_dict, to_json_dict, verdict
 
@@ -48,10 +48,6 @@ def _run_errors() -> tuple[type[BaseException], ...]:
     names = ("Fail", "RuntimeException", "InvalidGraph", "InvalidArgument", "NotImplemented",
              "InvalidProtobuf", "NoSuchFile")
     return (ValueError, OSError, *(getattr(state, name) for name in names))
-
-
-class SetupError(RuntimeError):
-    """The environment lacks something the build needs (not a content problem)."""
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ import html
 import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,7 +36,8 @@ from markdown.blockprocessors import HRProcessor
 from markupsafe import Markup
 
 from ..common.urls import SiteUrls
-from ..glossary.index import GlossaryIndex, Term, link_target
+from ..glossary.index import GlossaryIndex, Term
+from ..glossary.links import link_target
 from ..render.termlinks import wrap_links
 
 if TYPE_CHECKING:
@@ -54,13 +54,13 @@ def md_escape(text: str) -> Markup:
     return Markup(_MD_SPECIAL.sub(r"\\\1", html.escape(text, quote=False)))
 
 
-@dataclass(frozen=True)
 class LinkResolver:
     """Resolves ``.md`` links inside converted front-matter markdown for one page."""
 
-    index: GlossaryIndex
-    from_uri: str
-    urls: SiteUrls
+    def __init__(self, index: GlossaryIndex, from_uri: str, urls: SiteUrls) -> None:
+        self.index = index
+        self.from_uri = from_uri
+        self.urls = urls
 
     def __call__(self, href: str) -> tuple[str, Term | None]:
         target = link_target(href, self.from_uri)

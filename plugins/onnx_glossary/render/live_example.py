@@ -354,8 +354,11 @@ def widget_context(
 def render_live_example(
     facts: _Facts, reference: Mapping[str, Any], model_base_url: str, env: Environment | None = None,
     cache: Mapping[str, Any] | None = None, wasm_sizes: Mapping[str, int] | None = None,
+    compact: bool = False,
 ) -> Markup:
-    """The widget's HTML for a page; ``model_base_url`` leads from that page to the model folder."""
+    """The widget's HTML for a page; ``model_base_url`` leads from that page to the model folder.
+
+    ``compact``: the variant of model cards (the template folds its code away)."""
     template = (env or environment()).get_template("live_example.html")  # autoescape on
     return Markup(template.render(widget_context(facts, reference, model_base_url, cache,
-                                                 wasm_sizes)))
+                                                 wasm_sizes), compact=compact))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import posixpath
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,13 +19,15 @@ from typing import Any
 from jinja2 import Environment, Template
 from markupsafe import Markup
 
+from ..common.problems import Problem
 from ..common.urls import SiteUrls, relative_path
 from ..glossary.backlinks import Mention
 from ..glossary.index import GLOSSARY_URI, GlossaryIndex, Term
+from ..glossary.links import link_target, term_slug_of
 from ..models.catalog import MODEL_FILE, MODELS_URI, Catalog, ModelEntry
 from ..render.environment import LinkResolver, environment, markdown_fields, unwrap_paragraph
 from ..render.live_example import render_live_example, render_snippet_js
-from ..render.termlinks import TermLinker
+from ..render.termlinks import TermLinker, link_html
 
 GLOSSARY_INDEX_URI = f"{GLOSSARY_URI}/index.md"
 MODELS_INDEX_URI = f"{MODELS_URI}/index.md"
@@ -34,10 +36,31 @@ OPERATORS_URI = f"{MODELS_URI}/operators.md"
 
 @dataclass(frozen=True)
 class TermPage:
-    """What the site needs of one term: the page's markdown and its structured data."""
+    """What the site needs of one term: the page's markdown, its structured data, the terms its
+    mistakes and answers link to, and the problems of those links (unknown terms)."""
 
     markdown: str
     json_ld: tuple[dict[str, Any], ...]
+    linked: frozenset[str] = frozenset()
+    problems: tuple[Problem, ...] = ()
+
+
+@dataclass(frozen=True)
+class ModelPages:
+    """Every model page and file, and the terms each model page links to (for "Mentioned on")."""
+
+    pages: tuple[tuple[str, str], ...]  # (docs-namespace path, markdown)
+    files: tuple[tuple[str, str | Path], ...]  # (docs-namespace path, content or source file)
+    term_links: Mapping[str, frozenset[str]]  # page path -> slugs
+
+    @classmethod
+    def empty(cls) -> ModelPages:
+        return cls((), (), {})
+
+
+#: Where a term page's "Mentioned on" goes, until every page is converted.
+def mentions_slot(slug: str) -> str:
+    return f'<div data-gl-mentions="{slug}"></div>'
 
 
 @dataclass(frozen=True)
@@ -61,8 +84,6 @@ class Pages:
     # The size of each backend's .wasm (runtime.wasm_sizes), shown before Run; None if unknown.
     wasm_sizes: dict[str, int] | None = None
     env: Environment = field(default_factory=environment)
-    #: After :meth:`model_files`: the term slugs each model page links to, by page path.
-    model_term_links: dict[str, set[str]] = field(default_factory=dict)
     # Looked up once per site build: Jinja checks a template's file on every get_template,
     # once per term page. A new build (mkdocs serve) has a new Pages and sees edited templates.
     _templates: dict[str, Template] = field(default_factory=dict, repr=False)
@@ -76,10 +97,9 @@ class Pages:
     # -- glossary ---------------------------------------------------------------------------
 
     def term_page(self, term: Term, index: GlossaryIndex,
-                  model_names: frozenset[str] = frozenset(),
-                  mentions: Sequence[Mention] = ()) -> TermPage:
+                  model_names: frozenset[str] = frozenset()) -> TermPage:
         """A term page (everything but the page chrome) and its JSON-LD, in one pass."""
-        resolver = LinkResolver(index, term.src_uri, self.urls)
+        resolver = _Recording(index, term.src_uri, self.urls)
         # One conversion for all of a term's markdown fields: mistakes first, then answers.
         fields = markdown_fields([*term.mistakes, *(q.answer for q in term.faq)], resolver)
         mistakes = [unwrap_paragraph(html) for html in fields[:len(term.mistakes)]]
@@ -94,9 +114,23 @@ class Pages:
             related=index.related(term),
             total=len(index),
             index_link=_md_link(term.src_uri, GLOSSARY_INDEX_URI),
-            mentions=[(m.title, _md_link(term.src_uri, m.src_uri)) for m in mentions],
+            term_link=lambda other: link_html(self.urls.between(term.src_uri, other.src_uri),
+                                              other.title, other),
+            mentions_slot=Markup(mentions_slot(term.slug)),
         )
-        return TermPage(markdown, tuple(self.term_json_ld(term, answers)))
+        return TermPage(markdown, tuple(self.term_json_ld(term, answers)),
+                        frozenset(resolver.linked), tuple(_field_problems(term, fields, resolver)))
+
+    def mentions(self, term: Term, mentions: Sequence[Mention], index: GlossaryIndex) -> Markup:
+        """The "Mentioned on" section of a term page (empty when no page links to it)."""
+        if not mentions:
+            return Markup("")
+        items = []
+        for mention in mentions:
+            slug = term_slug_of(mention.src_uri)
+            items.append((mention.title, self.urls.between(term.src_uri, mention.src_uri),
+                          index.by_slug.get(slug) if slug else None))
+        return Markup(self._render("mentions.html.jinja", mentions=items, term_link_html=link_html))
 
     def term_json_ld(self, term: Term, answers: Sequence[Markup]) -> list[dict[str, Any]]:
         """schema.org ``DefinedTerm`` for the term and ``FAQPage`` for its questions."""
@@ -136,40 +170,43 @@ class Pages:
 
     # -- models -----------------------------------------------------------------------------
 
-    def model_files(self, catalog: Catalog,
+    def model_pages(self, catalog: Catalog,
                     mentions: Mapping[str, Sequence[tuple[str, str]]] | None = None,
-                    index: GlossaryIndex | None = None) -> Iterator[tuple[str, str | Path]]:
-        """(docs-namespace path, content or source file) for every model page and file."""
+                    index: GlossaryIndex | None = None) -> ModelPages:
+        """Every model page and file, and the terms each page links to."""
         if not catalog.models:
-            return
+            return ModelPages.empty()
         mentions = mentions or {}
-        yield MODELS_INDEX_URI, self._render(
+        pages = [(MODELS_INDEX_URI, self._render(
             "models_index.md.jinja", models=list(catalog.models.values()),
             runtime=catalog.runtime, url=self.urls.linker(MODELS_INDEX_URI),
-            md_link=lambda to: _md_link(MODELS_INDEX_URI, to))
-        yield OPERATORS_URI, self._render(
-            "operator_index.md.jinja", operators=operator_index(catalog),
-            catalog=catalog, url=self.urls.linker(OPERATORS_URI))
+            md_link=lambda to: _md_link(MODELS_INDEX_URI, to))),
+            (OPERATORS_URI, self._render(
+                "operator_index.md.jinja", operators=operator_index(catalog),
+                catalog=catalog, url=self.urls.linker(OPERATORS_URI)))]
+        files: list[tuple[str, str | Path]] = []
+        term_links: dict[str, frozenset[str]] = {}
         for entry in catalog.models.values():
             folder = f"{MODELS_URI}/{entry.name}/"
             live_here = self.live and entry.live
             term_link = TermLinker(index or GlossaryIndex.of(()), entry.page_uri, self.urls)
-            self.model_term_links[entry.page_uri] = term_link.used
-            yield entry.page_uri, self._render(
+            pages.append((entry.page_uri, self._render(
                 "model_page.md.jinja", entry=entry, facts=entry.facts,
                 catalog=catalog, url=self.urls.linker(entry.page_uri),
                 md_link=lambda to, here=entry.page_uri: _md_link(here, to),
                 widget=self._widget(entry, entry.page_uri) if live_here else None,
                 original=_original(catalog, entry), term_link=term_link,
                 mentions=[(title, _md_link(entry.page_uri, uri))
-                          for title, uri in mentions.get(entry.name, ())])
-            yield folder + MODEL_FILE, entry.folder / MODEL_FILE
+                          for title, uri in mentions.get(entry.name, ())])))
+            term_links[entry.page_uri] = frozenset(term_link.used)
+            files.append((folder + MODEL_FILE, entry.folder / MODEL_FILE))
             if entry.reference_json is not None:
-                yield folder + "reference.json", entry.reference_json
+                files.append((folder + "reference.json", entry.reference_json))
             if live_here and entry.reference is not None:
-                yield folder + "example.mjs", render_snippet_js(entry.facts, entry.reference)
+                files.append((folder + "example.mjs", render_snippet_js(entry.facts, entry.reference)))
             if entry.picture is not None:
-                yield folder + entry.picture.name, entry.picture
+                files.append((folder + entry.picture.name, entry.picture))
+        return ModelPages(tuple(pages), tuple(files), term_links)
 
     def embed(self, catalog: Catalog, kind: str, name: str, from_uri: str | None) -> str | None:
         """HTML for ``[[model-card: NAME]]`` or ``[[live-example: NAME]]`` on ``from_uri``."""
@@ -182,11 +219,11 @@ class Pages:
                 return self._render("model_card.html.jinja", entry=entry, facts=entry.facts,
                                     page_url=page, note="This model has no live example.")
             return str(self._widget(entry, from_uri))
-        widget = _compact(self._widget(entry, from_uri)) if self.live and entry.live else None
+        widget = self._widget(entry, from_uri, compact=True) if self.live and entry.live else None
         return self._render("model_card.html.jinja", entry=entry, facts=entry.facts,
                             page_url=page, note=None, widget=widget)
 
-    def _widget(self, entry: ModelEntry, from_uri: str | None) -> Markup:
+    def _widget(self, entry: ModelEntry, from_uri: str | None, compact: bool = False) -> Markup:
         folder = self.urls.between(from_uri, f"{MODELS_URI}/{entry.name}/")
         cache = None
         if self.wasm_digests is not None and entry.reference_json is not None:
@@ -194,28 +231,7 @@ class Pages:
             cache = {"model": entry.facts.sha256, "wasm": self.wasm_digests,
                      "reference": hashlib.sha256(entry.reference_json.encode("utf-8")).hexdigest()}
         return render_live_example(entry.facts, entry.reference or {}, folder, self.env, cache,
-                                   self.wasm_sizes)
-
-
-_CODE_PANEL = '<div class="live-example__code">'
-
-
-def _compact(widget: Markup) -> Markup:
-    """The Run widget in its compact variant for cards: ``data-compact`` on the root (the CSS
-    hides the timings and threads rows) and the code panel, the snippet and its tabs, inside a
-    closed ``<details>``. The widget's contract (root, Run button, data-* results) is untouched.
-
-    Relies on live_example.html ending with its code panel just before the root's closing tag.
-    """
-    html = str(widget).rstrip()
-    at = html.find(_CODE_PANEL)
-    if at < 0 or not html.endswith("</div>"):
-        raise ValueError("live_example.html changed: no code panel at its end to fold away")
-    root_end = len(html) - len("</div>")
-    html = (html[:at] + '<details class="gl-compact-code"><summary>Show the code '
-            "(JavaScript and Python)</summary>\n" + html[at:root_end].rstrip()
-            + "\n</details>\n</div>")
-    return Markup(html.replace(" data-live-example ", " data-live-example data-compact ", 1))
+                                   self.wasm_sizes, compact=compact)
 
 
 def _md_link(from_uri: str, to_uri: str) -> str:
@@ -247,3 +263,42 @@ def operator_index(catalog: Catalog) -> list[OperatorRow]:
 
 def _plain_text(html: Markup) -> str:
     return re.sub(r"\s+", " ", html.striptags()).strip()
+
+
+class _Recording(LinkResolver):
+    """A link resolver that remembers the terms it linked and the term files it could not find."""
+
+    def __init__(self, index: GlossaryIndex, from_uri: str, urls: SiteUrls) -> None:
+        super().__init__(index, from_uri, urls)
+        self.linked: set[str] = set()
+        self.unknown: list[tuple[str, str, str]] = []  # (href, the URL it became, slug)
+
+    def __call__(self, href: str) -> tuple[str, Term | None]:
+        url, term = super().__call__(href)
+        if term is not None:
+            self.linked.add(term.slug)
+        else:
+            target = link_target(href, self.from_uri)
+            slug = term_slug_of(target) if target else None
+            if slug:
+                self.unknown.append((href, url, slug))
+        return url, term
+
+
+def _field_problems(term: Term, fields: Sequence[Markup], resolver: _Recording) -> list[Problem]:
+    """A problem per link to an unknown term in a mistake or an answer, on that item's line."""
+    lines = [*(term.item_lines.get("mistakes") or []), *(q.line for q in term.faq)]
+    problems = []
+    for href, url, slug in resolver.unknown:
+        at = next((i for i, html in enumerate(fields) if f'href="{url}"' in html), None)
+        line = lines[at] if at is not None and at < len(lines) else term.body_line
+        problems.append(Problem(term.path, line, unknown_term_message(slug, href, term.src_uri,
+                                                                      resolver.index)))
+    return problems
+
+
+def unknown_term_message(slug: str, href: str, from_uri: str, index: GlossaryIndex) -> str:
+    """What a link to a term file that does not exist says, with the nearest slug."""
+    close = index.suggestions.closest(slug)
+    hint = f": did you mean '{close}.md'?" if close else f": create {GLOSSARY_URI}/{slug}.md or fix the link"
+    return f"link to the unknown term '{slug}' ({href}){hint}"
