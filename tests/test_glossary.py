@@ -255,3 +255,13 @@ def test_a_link_gets_the_line_it_is_written_on_in_source_order() -> None:
     third, _ = line_of(text, "one.md", after)
     assert (first, second, third) == (1, 3, 3)
     assert line_of(text, "absent.md") == (None, 0)
+
+
+def test_a_link_to_a_missing_term_in_a_mistake_or_an_answer_names_its_item(tmp_path: Path) -> None:
+    extra = ("mistakes:\n  - Fine.\n  - See [the ghost](ghost.md).\n"
+             "faq:\n  - q: Why?\n    a: Because of [webgpv](webgpv.md).\n")
+    problems = built_problems(tmp_path, {"webgpu": term("WebGPU"), "x": term("X", extra=extra)})
+    assert problems == [
+        "glossary/x.md:11: link to the unknown term 'ghost' (ghost.md): create glossary/ghost.md "
+        "or fix the link",
+        "glossary/x.md:14: link to the unknown term 'webgpv' (webgpv.md): did you mean 'webgpu.md'?"]

@@ -12,9 +12,10 @@ import numpy as np
 import onnx
 import pytest
 from onnx import numpy_helper
-from onnx_glossary.browser.runtime import BrowserRuntime, browser_runtime, earliest_ort
+from onnx_glossary.browser.runtime import BrowserRuntime, browser_runtime
 from onnx_glossary.browser.webgpu_ops import load_webgpu_support
 from onnx_glossary.common.problems import Finding
+from onnx_glossary.models.acceptance import earliest_ort
 from onnx_glossary.models.analysis import ModelError, analyse_model
 from onnx_glossary.models.facts import ModelFacts, from_json_dict, to_json_dict
 

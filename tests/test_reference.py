@@ -277,3 +277,21 @@ def test_reading_resolves_class_names_from_metadata(tmp_path):
     reference = reference_for(model, tmp_path, spec)
     assert reference.reading is not None
     assert (reference.reading["tensor"], reference.reading["classes"]) == ("y", ["only"])
+
+
+def test_every_built_reference_follows_the_declared_format(real_site) -> None:
+    """reference.json has one declared format (a JSON Schema), which every built file meets."""
+    import jsonschema
+    from onnx_glossary.models.reference import SCHEMA_PATH
+
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    built = sorted((real_site.site / "models").glob("*/reference.json"))
+    assert len(built) >= 8
+    for path in built:
+        errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
+                  for e in validator.iter_errors(json.loads(path.read_text(encoding="utf-8")))]
+        assert errors == [], path
+    # The schema is strict: a key the format does not declare is refused.
+    assert list(validator.iter_errors({**json.loads(built[0].read_text()), "extra": 1}))

@@ -161,7 +161,7 @@ class Site:
         files = [GeneratedFile(uri, content=body) if isinstance(body, str)
                  else GeneratedFile(uri, source=body) for uri, body in models.files]
         files += [GeneratedFile(uri, source=path)
-                  for uri, path in assets.files(self.catalog, self.packages, self.options)]
+                  for uri, path in assets.files(bool(self.catalog.models), self.packages, self.options)]
         return SiteContent(tuple(pages), tuple(files))
 
     def stylesheets(self) -> list[str]:

@@ -7,15 +7,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..common.paths import PACKAGE_DIR
 from ..common.problems import SetupError
 from .runtime import runtime_files
 
-if TYPE_CHECKING:
-    from ..models.catalog import Catalog
-    from ..options import Options
+
+class Wanted(Protocol):
+    """What decides the files a site needs (:class:`onnx_glossary.options.Options` has it)."""
+
+    @property
+    def live_examples(self) -> bool: ...
+    @property
+    def cross_origin_isolation(self) -> bool: ...
+    @property
+    def models_dir(self) -> Path | None: ...
 
 PACKAGE_ASSETS = PACKAGE_DIR / "assets"
 ASSET_URI = "assets/onnx_glossary/"
@@ -25,11 +32,11 @@ ORT_URI = "assets/ort/"
 MERMAID_URI = "assets/mermaid/"
 
 
-def stylesheets(config: Options) -> list[str]:
+def stylesheets(config: Wanted) -> list[str]:
     return [CSS_URI, LIVE_CSS_URI] if config.live_examples else [CSS_URI]
 
 
-def javascript(config: Options) -> list[str]:
+def javascript(config: Wanted) -> list[str]:
     """Scripts for every page: each is a few KB, and fetches its runtime only when used."""
     scripts = [ASSET_URI + "mermaid-shim.js", ASSET_URI + "term-tips.js", ASSET_URI + "scroll-boxes.js"]
     if config.live_examples:
@@ -37,7 +44,7 @@ def javascript(config: Options) -> list[str]:
     return scripts
 
 
-def needed_packages(config: Options) -> list[str]:
+def needed_packages(config: Wanted) -> list[str]:
     """The browser packages this site's options need (see runtime_packages)."""
     names = ["mermaid"]
     if config.models_dir:  # model analysis reads onnxruntime-web's operator table
@@ -47,8 +54,8 @@ def needed_packages(config: Options) -> list[str]:
     return names
 
 
-def files(catalog: Catalog, packages: Path | Mapping[str, Path],
-          config: Options) -> Iterator[tuple[str, Path]]:
+def files(has_models: bool, packages: Path | Mapping[str, Path],
+          config: Wanted) -> Iterator[tuple[str, Path]]:
     """(site path, source file) for every static file the plugin adds to the site.
 
     ``packages`` maps a package name to its folder, or is a node_modules folder holding them.
@@ -62,7 +69,7 @@ def files(catalog: Catalog, packages: Path | Mapping[str, Path],
     yield MERMAID_URI + "mermaid.esm.min.mjs", mermaid / "mermaid.esm.min.mjs"
     for chunk in sorted((mermaid / "chunks" / "mermaid.esm.min").glob("*.mjs")):
         yield f"{MERMAID_URI}chunks/mermaid.esm.min/{chunk.name}", chunk
-    if config.live_examples and catalog.models:
+    if config.live_examples and has_models:
         ort = _require(packages, "onnxruntime-web", "dist", "live examples")
         for name in runtime_files():
             yield ORT_URI + name, ort / name

@@ -16,12 +16,13 @@ import onnx
 from google.protobuf.message import DecodeError
 from onnx import ModelProto, TensorProto, TypeProto
 
-from ..browser.runtime import BrowserRuntime, acceptance, browser_runtime, earliest_ort, refusals
+from ..browser.runtime import BrowserRuntime, browser_runtime
 from ..browser.webgpu_ops import WebGpuSupport, normalise_domain
 from ..common.problems import Finding
 from ..models.element_types import BY_ONNX
 from ..models.facts import DynamicAxis, ModelFacts, TensorInfo
 from ..models.graph import all_tensors, count_operators, index_ranges, nbytes, operator_use, weights
+from .acceptance import acceptance, earliest_ort, refusals
 
 DEFAULT_SIZE_BUDGET = 50_000_000
 

@@ -25,6 +25,9 @@ from ..models.example_spec import EXAMPLE_FILE, ExampleSpec, data_set_folders
 from ..models.facts import ModelFacts, TensorInfo
 from ..models.samples import NamedSample, class_names, compare, load_data_set, spec_samples
 
+#: The declared format of reference.json, which Python, the templates and the widget all read.
+SCHEMA_PATH = Path(__file__).with_name("reference.schema.json")
+
 
 @dataclass(frozen=True)
 class TensorData:
@@ -60,7 +63,8 @@ class Reference:
     problems: tuple[str, ...] = ()  # shipped outputs that onnxruntime does not reproduce
 
     def to_json(self) -> str:
-        """The format the browser widget reads (see the module docstring of the widget)."""
+        """The declared format of ``reference.json``: :data:`SCHEMA_PATH` (a JSON Schema the
+        tests check every built file against, in Python and in node)."""
         return json.dumps(
             {
                 "model": self.model,
