@@ -10,7 +10,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve build test lint models bench setup setup-export setup-hosts setup-tf chromium clean
+FAST := not browser and not wheel and not export
+
+.PHONY: serve build test test-fast lint models bench setup setup-export setup-hosts setup-tf chromium clean
 
 serve: setup
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
@@ -20,6 +22,10 @@ build: setup
 
 test: setup setup-export setup-hosts chromium
 	$(BIN)/pytest
+
+# The quick loop: everything but the browser, the wheel and the model exports (under 3 min).
+test-fast: setup setup-hosts
+	$(BIN)/pytest -m "$(FAST)"
 
 lint: setup
 	$(BIN)/ruff check plugins tests scripts models

@@ -7,7 +7,13 @@ from collections.abc import Iterator
 import pytest
 
 from .sitebuild import REPO, Built, build_site
-from .support.browser import StaticServer, chromium
+from .support.browser import BROWSER_ALLOWED, StaticServer, chromium
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A browser may be opened only by a test marked ``browser`` and its fixtures (set before
+    any fixture of the test is made, whatever its scope)."""
+    BROWSER_ALLOWED["now"] = item.get_closest_marker("browser") is not None
 
 
 @pytest.fixture(scope="session")

@@ -117,6 +117,7 @@ def served(followed: Copy) -> Iterator[StaticServer]:
         yield server
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("page", ["models/{model}/", "glossary/{term}/"])
 def test_the_new_model_runs_in_chromium_and_matches(followed: Copy, served: StaticServer,
                                                     page: str) -> None:

@@ -168,12 +168,19 @@ class StaticServer:
         self._httpd.server_close()
 
 
+#: Set by the suite's conftest for each test: whether it carries the ``browser`` marker. A
+#: test that opens a browser without it would make ``make test-fast`` open one.
+BROWSER_ALLOWED = {"now": True}
+
+
 def launch(playwright, *, webgpu: bool = False, extra_args: Iterable[str] = ()):
     """Launch the system Chromium from a running ``sync_playwright()`` on a fresh profile.
 
     Playwright's ``launch`` gives every browser its own new user-data-dir and every
     ``browser.new_context()`` its own cache and storage, so tests do not share state.
     """
+    if not BROWSER_ALLOWED["now"]:
+        raise AssertionError("this test opens a browser: mark it @pytest.mark.browser")
     args = [*CHROMIUM_FLAGS, *([WEBGPU_FLAG] if webgpu else []), *extra_args]
     return playwright.chromium.launch(executable_path=CHROMIUM, args=args, headless=True)
 
