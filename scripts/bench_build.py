@@ -227,12 +227,13 @@ def _mkdocs(project: Path, *args: str, env: dict[str, str] | None = None) -> Non
         sys.exit(f"FAIL: mkdocs build in {project} failed:\n{done.stderr[-3000:]}")
 
 
-def timed(project: Path, *args: str, before: Callable[[], None] = lambda: None) -> tuple[float, float]:
+def timed(project: Path, *args: str, before: Callable[[], None] = lambda: None,
+          env: dict[str, str] | None = None) -> tuple[float, float]:
     """Wall-clock and CPU seconds (user + system, all threads) of one build."""
     before()
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    _mkdocs(project, *args)
+    _mkdocs(project, *args, env=env)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime
@@ -257,14 +258,19 @@ def html_pages(site: Path) -> set[str]:
     return {p.relative_to(site).as_posix() for p in site.rglob("*.html")}
 
 
-def measure_p1(tmp: Path, n: int, repeat: int) -> dict[str, float]:
+def measure_p1(tmp: Path, n: int, repeat: int, against: Path | None = None) -> dict[str, float]:
     ours = plugin_project(tmp / f"plugin-{n}", n, models=True)
     plain = baseline_project(ours, tmp / f"plain-{n}")
     cache = ours / "cache"
-    medians = interleaved({
+    runs = {
         "plain": lambda: timed(plain),
         "plugin": lambda: timed(ours, before=lambda: shutil.rmtree(cache, ignore_errors=True)),
-    }, repeat)
+    }
+    if against is not None:  # the same project built by another version of the plugin
+        runs["against"] = lambda: timed(ours, "--site-dir", str(tmp / f"against-{n}"),
+                                        before=lambda: shutil.rmtree(cache, ignore_errors=True),
+                                        env={"PYTHONPATH": str(against)})
+    medians = interleaved(runs, repeat)
     if html_pages(ours / "site") != html_pages(plain / "site"):
         sys.exit(f"FAIL: the plugin and the baseline made different pages at {n} terms")
     page = f"glossary/{slug(n // 2)}/index.html"
@@ -314,6 +320,8 @@ def main() -> None:
                         "(no target; 0 to skip)")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--only", choices=("p1", "errors"), help="run one benchmark")
+    parser.add_argument("--against", type=Path, help="the plugins/ folder of another checkout: "
+                        "P1 also builds with that version, interleaved (an old-against-new A/B)")
     args = parser.parse_args()
     started = time.perf_counter()
     failed = False
@@ -328,12 +336,14 @@ def main() -> None:
             print("| terms | pages | baseline (s) | plugin, cold cache (s) | ratio | baseline CPU (s) "
                   "| plugin CPU (s) | CPU ratio | term page, plugin / baseline (bytes) |")
             print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-            results = {n: measure_p1(tmp, n, args.repeat) for n in sizes}
+            results = {n: measure_p1(tmp, n, args.repeat, args.against) for n in sizes}
             for n, r in results.items():
                 print(f"| {n:,} | {r['pages']:,.0f} | {r['plain']:.2f} | {r['plugin']:.2f} "
                       f"| {r['plugin'] / r['plain']:.2f} | {r['plain_cpu']:.2f} | {r['plugin_cpu']:.2f} "
                       f"| {r['plugin_cpu'] / r['plain_cpu']:.2f} "
                       f"| {r['page_bytes']:,.0f} / {r['plain_page_bytes']:,.0f} |")
+            if args.against:
+                report(f"P1 of {args.against}", results[args.terms], "against", "plain", P1_TARGET)
             failed |= report("P1", results[args.terms], "plugin", "plain", P1_TARGET)
         if args.only != "p1":
             r = measure_error_path(tmp, args.terms, args.repeat)

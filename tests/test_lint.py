@@ -42,3 +42,22 @@ def test_the_public_api_is_pinned() -> None:
     for name in onnx_glossary.__all__:
         assert getattr(onnx_glossary, name) is not None
     assert onnx_glossary.Site.__module__ == "onnx_glossary.site"
+
+
+def test_the_architecture_page_names_every_module() -> None:
+    """docs/architecture.md's table has a row for each module of each sub-package."""
+    page = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    package = REPO / "plugins" / "onnx_glossary"
+    table = {}
+    section = ""
+    for line in page.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("|") else []
+        if len(cells) == 3 and cells[1].startswith("`"):
+            section = cells[0].strip("`/ ") or section
+            for name in cells[1].replace("`", "").split(","):
+                table.setdefault(section if section != "(top)" else "", set()).add(name.strip())
+    for path in package.rglob("*.py"):
+        folder = path.parent.relative_to(package).as_posix()
+        if path.name == "__init__.py" and folder != ".":
+            continue
+        assert path.name in table.get("" if folder == "." else folder, set()), path.relative_to(package)

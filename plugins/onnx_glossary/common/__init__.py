@@ -1,0 +1,1 @@
+"""Shared values: problems and findings, "did you mean", one YAML schema reader, paths, URLs."""

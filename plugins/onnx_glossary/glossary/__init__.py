@@ -1,0 +1,1 @@
+"""Term files -> Term objects -> a validated GlossaryIndex, links to terms, editorial checks."""

@@ -1,0 +1,1 @@
+"""Example models: .onnx files -> ModelFacts, example.yml, references, the analysed catalog."""
