@@ -74,7 +74,17 @@ def test_model_page_facts_match_the_file(real: Built, name: str) -> None:
     verdict = html.split('class="admonition ')[1].split("</div>")[0]
     assert 'data-verdict="runs' in verdict
     assert "Runs in onnxruntime-web 1.30.0" in re.sub(r"<[^>]+>", "", verdict)  # the name links its term
-    assert f"IR {model.ir_version} ≤ 13" in verdict
+    # The limits the runtime checks are a fact of the table, not the page's first words.
+    assert cell(html, "onnxruntime-web 1.30.0 reads it").startswith(f"IR {model.ir_version} ≤ 13")
+    assert f"IR {model.ir_version} ≤ 13" not in verdict
+    # The page opens with the model's summary, in plain words, before its live example.
+    spec = (REPO / "models" / name / "example.yml").read_text(encoding="utf-8")
+    lead = html.split('class="gl-model-lead"')[1].split("</div>")[0]
+    if "role: test-file" in spec:
+        assert "A test file, not an example" in lead
+    else:
+        assert 'class="gl-summary"' in lead
+        assert html.index('class="gl-model-lead"') < html.index("data-live-example")
 
 
 def test_linear_model_page(real: Built) -> None:
@@ -348,3 +358,30 @@ def test_no_code_comment_sends_readers_outside_the_repository() -> None:
              for p in (REPO / folder).rglob("*.py")
              if "PLATFORM" + ".md" in p.read_text(encoding="utf-8")]
     assert cited == []
+
+
+def test_the_models_index_shows_examples_apart_from_test_files(real: Built) -> None:
+    """Every model has a card with its summary and its answer's thumbnail; a model whose
+    example.yml says it is a test file is listed apart, with its reason."""
+    html = real.page("models")
+    examples, tests = html.split('id="test-files"')
+    for name in MODELS:
+        spec = (REPO / "models" / name / "example.yml").read_text(encoding="utf-8")
+        card = f'href="{name}/"'
+        assert (card in tests) == ("role: test-file" in spec), name
+        assert any((real.site / "models" / name).glob("answer.*")), name
+    assert re.search(r'<img class="gl-answer-thumb" src="digits/answer.svg" alt="Its answer on the '
+                     r'sample: 7 · 97 %"', examples)
+
+
+def test_a_live_model_without_a_summary_is_a_warning_on_its_example_yml(tmp_path: Path) -> None:
+    config = project(tmp_path, {"lin": mb.linear(), "bare": mb.linear()})
+    (tmp_path / "models" / "lin" / "example.yml").write_text("dims:\n  batch: 2\n")
+    built = build_site(config)
+    assert [w for w in built.ours() if "summary" in w] == [
+        "models/lin/example.yml:1: no 'summary': write one plain sentence saying what the model "
+        "does and what a reader can try; it opens the model's page and its line in the index"]
+    (tmp_path / "models" / "lin" / "example.yml").write_text("summary: Adds.\nrole: test-file\n")
+    built = build_site(config)
+    assert "models/lin/example.yml:2: a test file needs a 'reason': one line on why it is no " \
+           "example" in built.ours()

@@ -51,7 +51,7 @@ class GeneratedFile:
     """
 
     src_uri: str
-    content: str | None = None
+    content: str | bytes | None = None
     source: Path | None = None
     edit: Path | None = None
 
@@ -158,8 +158,8 @@ class Site:
         pages.append(GeneratedFile(machine_readable.LLMS_TXT, content=machine_readable.llms_txt(
             self.options.site_name, self.options.site_description, self.index, entries, self.urls)))
         pages.append(GeneratedFile(OPTIONS_URI, content=options_page()))
-        files = [GeneratedFile(uri, content=body) if isinstance(body, str)
-                 else GeneratedFile(uri, source=body) for uri, body in models.files]
+        files = [GeneratedFile(uri, source=body) if isinstance(body, Path)
+                 else GeneratedFile(uri, content=body) for uri, body in models.files]
         files += [GeneratedFile(uri, source=path)
                   for uri, path in assets.files(bool(self.catalog.models), self.packages, self.options)]
         return SiteContent(tuple(pages), tuple(files))

@@ -102,6 +102,8 @@ def generate(config_file: Path, out: Path, overrides: dict[str, Any] | None = No
         target.parent.mkdir(parents=True, exist_ok=True)
         if generated.source is not None:
             shutil.copyfile(generated.source, target)
+        elif isinstance(generated.content, bytes):
+            target.write_bytes(generated.content)
         else:
             target.write_text(generated.content or "", encoding="utf-8")
     for uri, text in pages.items():
@@ -128,7 +130,7 @@ def _converted_pages(site: Site, config: MkDocsConfig, root: Path, files: Any,
         context.begin_page(file.src_uri, body, file_text=text,
                            shown=shown_path(file.abs_src_path, root) if file.abs_src_path else None)
         md.reset().convert(body)
-    generated = {page.src_uri: page.content or "" for page in content.pages}
+    generated = {page.src_uri: str(page.content or "") for page in content.pages}
     for uri, text in generated.items():
         if uri.endswith(".md"):
             context.begin_page(uri, text)

@@ -61,7 +61,10 @@ class ModelEntry:
     reference_json: str | None
     picture: Path | None  # the shipped sample picture of an image model
     findings: tuple[Finding, ...] = ()  # the model's own, then the live example's
-    about: str | None = None  # example.yml's sentence about the model, shown first on its page
+    summary: str | None = None  # example.yml's plain-words sentence, first on its page
+    about: str | None = None  # example.yml's further words about the model
+    role: str = "example"  # "example", or "test-file" (listed apart in the models index)
+    reason: str | None = None  # why a test file is one
 
     @property
     def verdict(self) -> Severity | None:
@@ -205,9 +208,20 @@ def _load_model(folder: Path, model_file: Path, root: Path, cache: AnalysisCache
         reference_json=reference_json,
         picture=picture if picture and picture.is_file() else None,
         findings=(*facts.findings, *live),
+        summary=spec.summary,
         about=spec.about,
+        role=spec.role,
+        reason=spec.reason,
     )
-    return entry, _problems(shown_model, entry.findings, runtime)
+    problems = _problems(shown_model, entry.findings, runtime)
+    if entry.live and entry.role == "example" and not entry.summary:
+        # Required of an example.yml; a model without one gets the reminder as information.
+        written = (folder / EXAMPLE_FILE).is_file()
+        problems.append(Problem(shown_path(folder / EXAMPLE_FILE, root), 1 if written else None,
+                                "no 'summary': write one plain sentence saying what the model "
+                                "does and what a reader can try; it opens the model's page and "
+                                "its line in the index", level="warning" if written else "info"))
+    return entry, problems
 
 
 def _problems(path: str, findings: tuple[Finding, ...], runtime: BrowserRuntime) -> list[Problem]:

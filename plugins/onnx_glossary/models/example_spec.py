@@ -4,7 +4,12 @@ Optional; without it the sample input is generated (seeded numbers; every symbol
 and outputs are shown as raw tensors. Pure (YAML and the standard library), so the live-example
 code reads :data:`DEFAULT_TOLERANCE` from here without loading onnx or numpy. Every key::
 
-    about: A sentence shown at the top of the model page.
+    summary: What the model does and what a reader can try, in plain words: the first
+             sentence of its page and its line in the models index (required for a model
+             with a live example).
+    about: More about the model, shown under the summary.
+    role: test-file                # a file that tests the site, not an example (default: example)
+    reason: Random weights: ...    # with role test-file, why it is one (shown in the index)
     dims: {batch: 2}               # symbolic dim -> size of the generated sample (default 1)
     tolerance: {atol: 1e-4, rtol: 1e-3}
     image: sample.png              # picture feeding the single uint8 [H, W, 4] input
@@ -51,7 +56,9 @@ DATA_SET_RE = re.compile(r"^test_data_set_(\d+)$")
 #: the widget.
 DEFAULT_TOLERANCE: Mapping[str, float] = {"atol": 1e-4, "rtol": 1e-3}
 
-KEYS = ("about", "dims", "tolerance", "image", "input", "samples", "output")
+KEYS = ("summary", "about", "role", "reason", "dims", "tolerance", "image", "input", "samples",
+        "output")
+ROLES = ("example", "test-file")
 INPUT_KINDS = ("drawing", "form", "picture")
 OUTPUT_KINDS = ("classes", "heatmap", "picture", "values")
 #: The metadata_props key an exporter writes a classifier's class names into (a JSON array).
@@ -113,7 +120,11 @@ class ExampleSpec:
     rtol: float = DEFAULT_TOLERANCE["rtol"]
     image: str | None = None
     source: str | None = None  # the example.yml it came from, for messages
+    summary: str | None = None
     about: str | None = None
+    role: str = "example"  # one of ROLES
+    reason: str | None = None  # why a test file is one
+    summary_line: int | None = None  # where a summary belongs (for the message when it is missing)
     input: InputSpec | None = None
     samples: tuple[Sample, ...] = ()
     output: Reading | None = None
@@ -185,8 +196,13 @@ class _SpecReader:
                 r.fail(at["image"], "image must be a file name in the model folder")
             elif image is not None:
                 values["image"] = image
-        if "about" in top:
-            values["about"] = r.text(top["about"], at["about"], "about")
+        for key in ("summary", "about", "reason"):
+            if key in top:
+                values[key] = r.text(top[key], at[key], key)
+        if "role" in top:
+            values["role"] = r.choice(top["role"], at["role"], "role", ROLES)
+        if values.get("role") == "test-file" and "reason" not in top:
+            r.fail(at["role"], "a test file needs a 'reason': one line on why it is no example")
         if "input" in top:
             values["input"] = self.input(top["input"], at["input"])
         if "samples" in top:

@@ -28,6 +28,7 @@ from ..models.catalog import MODEL_FILE, MODELS_URI, Catalog, ModelEntry
 from ..render.environment import LinkResolver, environment, markdown_fields, unwrap_paragraph
 from ..render.live_example import render_live_example, render_snippet_js
 from ..render.termlinks import TermLinker, link_html
+from .thumbnails import Thumbnail, answer_thumbnail
 
 GLOSSARY_INDEX_URI = f"{GLOSSARY_URI}/index.md"
 MODELS_INDEX_URI = f"{MODELS_URI}/index.md"
@@ -50,7 +51,7 @@ class ModelPages:
     """Every model page and file, and the terms each model page links to (for "Mentioned on")."""
 
     pages: tuple[tuple[str, str], ...]  # (docs-namespace path, markdown)
-    files: tuple[tuple[str, str | Path], ...]  # (docs-namespace path, content or source file)
+    files: tuple[tuple[str, str | bytes | Path], ...]  # (docs-namespace path, content or source)
     term_links: Mapping[str, frozenset[str]]  # page path -> slugs
 
     @classmethod
@@ -177,14 +178,20 @@ class Pages:
         if not catalog.models:
             return ModelPages.empty()
         mentions = mentions or {}
+        files: list[tuple[str, str | bytes | Path]] = []
+        thumbnails: dict[str, Thumbnail] = {}
+        for entry in catalog.models.values():
+            made = _thumbnail(entry)
+            if made is not None:
+                thumbnails[entry.name] = made
+                files.append((f"{MODELS_URI}/{entry.name}/{made.name}", made.content))
         pages = [(MODELS_INDEX_URI, self._render(
             "models_index.md.jinja", models=list(catalog.models.values()),
             runtime=catalog.runtime, url=self.urls.linker(MODELS_INDEX_URI),
-            md_link=lambda to: _md_link(MODELS_INDEX_URI, to))),
+            md_link=lambda to: _md_link(MODELS_INDEX_URI, to), thumbnails=thumbnails)),
             (OPERATORS_URI, self._render(
                 "operator_index.md.jinja", operators=operator_index(catalog),
                 catalog=catalog, url=self.urls.linker(OPERATORS_URI)))]
-        files: list[tuple[str, str | Path]] = []
         term_links: dict[str, frozenset[str]] = {}
         for entry in catalog.models.values():
             folder = f"{MODELS_URI}/{entry.name}/"
@@ -232,6 +239,14 @@ class Pages:
                      "reference": hashlib.sha256(entry.reference_json.encode("utf-8")).hexdigest()}
         return render_live_example(entry.facts, entry.reference or {}, folder, self.env, cache,
                                    self.wasm_sizes, compact=compact)
+
+
+def _thumbnail(entry: ModelEntry) -> Thumbnail | None:
+    """The picture of a model's answer on its default sample, from the build's reference."""
+    if entry.reference is None:
+        return None
+    picture = entry.picture.read_bytes() if entry.picture is not None else None
+    return answer_thumbnail(entry.reference, picture)
 
 
 def _md_link(from_uri: str, to_uri: str) -> str:
