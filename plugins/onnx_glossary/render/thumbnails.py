@@ -89,7 +89,7 @@ def _short(value: Any) -> str:
 def _svg(body: str, title: str) -> bytes:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{SIDE}" height="{SIDE}" '
             f'viewBox="0 0 {SIDE} {SIDE}" font-family="sans-serif" fill="#333">'
-            f"<title>{escape(title)}</title>{body}</svg>\n").encode("utf-8")
+            f"<title>{escape(title)}</title>{body}</svg>\n").encode()
 
 
 def _picture(output: Mapping[str, Any], reading: Mapping[str, Any],
