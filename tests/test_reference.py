@@ -295,3 +295,24 @@ def test_every_built_reference_follows_the_declared_format(real_site) -> None:
         assert errors == [], path
     # The schema is strict: a key the format does not declare is refused.
     assert list(validator.iter_errors({**json.loads(built[0].read_text()), "extra": 1}))
+
+
+def test_multiply_adds_count_convolutions_and_matrix_products_at_the_sample_size() -> None:
+    from onnx import TensorProto, helper, numpy_helper
+    from onnx_glossary.models.cost import multiply_adds
+
+    weight = numpy_helper.from_array(np.ones((8, 3, 3, 3), np.float32), "w")
+    project = numpy_helper.from_array(np.ones((8 * 6 * 6, 10), np.float32), "p")
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w"], ["c"]),  # 3x3 kernel, no padding: 8x8 -> 6x6
+         helper.make_node("Flatten", ["c"], ["f"]),
+         helper.make_node("MatMul", ["f", "p"], ["y"]),
+         helper.make_node("Relu", ["y"], ["out"])],
+        "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 3, 8, 8])],
+        [helper.make_tensor_value_info("out", TensorProto.FLOAT, ["n", 10])], [weight, project])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    for batch in (1, 4):
+        feeds = {"x": np.zeros((batch, 3, 8, 8), np.float32)}
+        conv = batch * 8 * 6 * 6 * (3 * 3 * 3)
+        matmul = batch * 10 * (8 * 6 * 6)
+        assert multiply_adds(model, feeds) == conv + matmul

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import onnx
 import onnxruntime
 from PIL import Image
 
@@ -24,6 +25,7 @@ from ..models.element_types import BY_NAME, ELEMENT_TYPES
 from ..models.example_spec import EXAMPLE_FILE, ExampleSpec, data_set_folders
 from ..models.facts import ModelFacts, TensorInfo
 from ..models.samples import NamedSample, class_names, compare, load_data_set, spec_samples
+from .cost import multiply_adds
 
 #: The declared format of reference.json, which Python, the templates and the widget all read.
 SCHEMA_PATH = Path(__file__).with_name("reference.schema.json")
@@ -61,6 +63,7 @@ class Reference:
     reading: Mapping[str, Any] | None = None  # how the outputs read (example_spec.Reading)
     input_spec: Mapping[str, Any] | None = None  # how a reader makes input (example_spec.InputSpec)
     problems: tuple[str, ...] = ()  # shipped outputs that onnxruntime does not reproduce
+    multiply_adds: int = 0  # of one run on the first sample (models.cost)
 
     def to_json(self) -> str:
         """The declared format of ``reference.json``: :data:`SCHEMA_PATH` (a JSON Schema the
@@ -77,6 +80,7 @@ class Reference:
                 "samples": [dict(sample) for sample in self.samples],
                 "reading": None if self.reading is None else dict(self.reading),
                 "input": None if self.input_spec is None else dict(self.input_spec),
+                "cost": {"multiply_adds": self.multiply_adds},
             },
             allow_nan=False,
         )
@@ -261,6 +265,7 @@ def compute_reference(
     samples: list[dict[str, Any]] = []
     problems: list[str] = []
     first: tuple[list[TensorData], list[TensorData], list[str]] | None = None
+    work = multiply_adds(onnx.load(str(model_path)), named[0].feeds)
     for sample in named:
         results = run_model(model_path, sample.feeds)
         outputs, notes = _tensors(results, f"{facts.name}: output")
@@ -300,6 +305,7 @@ def compute_reference(
         reading=_reading(spec, facts),
         input_spec=_input_spec(spec, facts),
         problems=tuple(problems),
+        multiply_adds=work,
     )
 
 

@@ -20,7 +20,11 @@ from typing import Any, Protocol
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from ..browser.runtime import BUNDLES, WASM_ONLY_DOMAINS
+from ..browser.runtime import BUNDLES, WASM_ONLY_DOMAINS, WEBGPU_MIN_MULTIPLY_ADDS
+
+#: How much more the WebGPU runtime's .wasm weighs than the WebAssembly one (onnxruntime-web
+#: 1.30.0: 26.8 against 14.2 MB); the snippet's comment says it.
+EXTRA_WEBGPU_MB = 12.6
 from ..models.element_types import BY_NAME
 from ..models.example_spec import tolerance
 from ..render.environment import environment, shape_text
@@ -209,6 +213,14 @@ def _picture_free(facts: _Facts, reference: Mapping[str, Any]) -> dict[str, Code
     return {"max_side": js(int(spec.get("max_side", 320)))}
 
 
+def _work(reference: Mapping[str, Any]) -> dict[str, Code]:
+    """The backend rule's quantities, as literals for the snippet."""
+    count = int((reference.get("cost") or {}).get("multiply_adds", 0))
+    return {"count": js(count), "threshold": js(WEBGPU_MIN_MULTIPLY_ADDS),
+            "text": Code(f"{count:,}"), "threshold_text": Code(f"{WEBGPU_MIN_MULTIPLY_ADDS:,}"),
+            "extra_mb": Code(f"{EXTRA_WEBGPU_MB:.1f}")}
+
+
 def _snippet_context(facts: _Facts, reference: Mapping[str, Any]) -> dict[str, Any]:
     image = reference.get("image")
     inputs = _inputs(facts, reference)
@@ -216,6 +228,7 @@ def _snippet_context(facts: _Facts, reference: Mapping[str, Any]) -> dict[str, A
         "model": js(facts.name),
         "py_model": py(facts.name),
         "wasm_only": bool(WASM_ONLY_DOMAINS & set(getattr(facts, "opsets", None) or {})),
+        "work": _work(reference),
         "inputs": inputs,
         "overrides": [
             {"name": js(name), "size": js(size)}
