@@ -45,10 +45,10 @@ def test_the_mkdocs_config_is_the_plugin_options_field_by_field():
     for option in plugin:
         made = schema[option.name]
         inner = made.option if isinstance(made, c.Optional) else made
-        kinds = {"folder": c.Dir, "text": c.Type, "flag": c.Type, "number": c.Type}
+        kinds = {"folder": c.Dir, "file": c.File, "text": c.Type, "flag": c.Type, "number": c.Type}
         assert isinstance(inner, kinds[option.kind]), option.name
         assert made.default == plain_default(option), option.name
-        if option.kind != "folder":
+        if option.kind not in ("folder", "file"):
             assert inner._type is {"text": str, "flag": bool, "number": float}[option.kind]
 
 

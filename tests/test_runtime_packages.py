@@ -165,3 +165,11 @@ def test_node_modules_is_used_first_and_its_version_checked(tmp_path):
 def test_an_explicit_node_modules_without_the_packages_is_an_error(tmp_path):
     with pytest.raises(RuntimeSetupError, match=r"the plugin's node_modules option.*has no coi-serviceworker"):
         _resolve(tmp_path, CLOSED, explicit=True)
+
+
+def test_the_extra_size_of_the_webgpu_runtime_is_the_shipped_files() -> None:
+    """The backend rule's comment says how much larger WebGPU's .wasm is: it is."""
+    from onnx_glossary.browser.runtime import EXTRA_WEBGPU_MB, wasm_sizes
+
+    sizes = wasm_sizes(REPO / "node_modules" / "onnxruntime-web" / "dist")
+    assert round((sizes["webgpu"] - sizes["wasm"]) / 1e6, 1) == EXTRA_WEBGPU_MB

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 Scope = Literal["plugin", "site"]
 #: What an option holds, for readers (the reference page) and for each host's type checks.
-Kind = Literal["folder", "text", "flag", "number"]
+Kind = Literal["folder", "file", "text", "flag", "number"]
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,10 @@ class Options:
         from the site itself, plus the build's own inline scripts by hash; nothing from another
         origin. For hosts that send no headers (GitHub Pages). Left out under ``mkdocs
         serve``, whose live-reload script changes with every request.""")
+    figures_file: Path | None = _option(None, "file", """
+        The benchmarks' data file (JSON, one record per run): ``[[figure: KEY]]`` in a page
+        prints the newest value of KEY from it, linked to the page that explains it. Unset:
+        a figure in a page is an error.""", must_exist=True)
     cache_dir: Path = _option(Path(".cache/onnx-glossary"), "folder", """
         Model analyses keyed by file content hash, relative to mkdocs.yml.""")
 
@@ -153,11 +157,12 @@ def plain_default(option: OptionField) -> Any:
 
 
 def _convert(option: OptionField, value: Any, root: Path) -> Any:
-    if value is None or (value == "" and option.kind in ("folder", "text") and option.optional):
+    if value is None or (value == "" and option.kind in ("folder", "file", "text") and option.optional):
         return None if option.optional else option.default
-    if option.kind == "folder":
+    if option.kind in ("folder", "file"):
         if not isinstance(value, str | Path):
-            raise OptionsError(f"glossary option '{option.name}' must be a folder path, not {value!r}")
+            raise OptionsError(f"glossary option '{option.name}' must be a {option.kind} path, "
+                               f"not {value!r}")
         path = Path(value)
         return path if path.is_absolute() else (root / path)
     if option.kind == "flag":

@@ -23,6 +23,7 @@ from markupsafe import Markup
 from .browser import assets
 from .browser.packages import resolve
 from .browser.runtime import import_map, wasm_digests, wasm_sizes
+from .common.figures import load_figures
 from .common.paths import shown_path
 from .common.problems import Problem
 from .common.urls import SiteUrls
@@ -36,7 +37,14 @@ from .options import Options
 from .render import machine_readable
 from .render.environment import environment
 from .render.options_page import OPTIONS_URI, options_page
-from .render.pages import GLOSSARY_INDEX_URI, Pages, mentions_slot, unknown_term_message
+from .render.pages import (
+    GLOSSARY_INDEX_URI,
+    Pages,
+    mentions_slot,
+    render_figure,
+    unknown_figure_message,
+    unknown_term_message,
+)
 
 #: Where a host sends each problem (a logger, a list); ``info`` problems break nothing.
 Report = Callable[[Problem], None]
@@ -113,13 +121,17 @@ class Site:
         problems += quality.check_dates(index, quality.latest_today())
         if options.quality_checks:
             problems += quality.check_completeness(index)
+        figures, found = load_figures(options.figures_file, shown_path(options.figures_file, root)
+                                      if options.figures_file else "")
+        problems += found
         live = options.live_examples and ort is not None
         pages = Pages(urls=SiteUrls(options.use_directory_urls, options.site_url),
                       set_name=options.set_name, live=options.live_examples,
                       env=environment(str(options.custom_dir) if options.custom_dir else None),
                       wasm_digests=(wasm_digests(ort / "dist") if live and ort and
                                     options.persistent_cache else None),
-                      wasm_sizes=wasm_sizes(ort / "dist") if live and ort else None)
+                      wasm_sizes=wasm_sizes(ort / "dist") if live and ort else None,
+                      figures=figures)
         for problem in problems:
             report(problem)
         return cls(options, root, report, index, catalog, packages, pages)
@@ -206,6 +218,13 @@ class Site:
     def embed(self, kind: str, name: str, from_uri: str | None) -> str | None:
         """HTML for ``[[model-card: NAME]]`` or ``[[live-example: NAME]]``; None if no such model."""
         return self.pages.embed(self.catalog, kind, name, from_uri)
+
+    def figure(self, key: str, from_uri: str | None) -> Markup | None:
+        """``[[figure: KEY]]`` on a page: the newest measured value, linked; None if unknown."""
+        return render_figure(self.pages.figures, key, from_uri, self.urls)
+
+    def unknown_figure(self, path: str, line: int | None, key: str) -> Problem:
+        return Problem(path, line, unknown_figure_message(key, self.pages.figures))
 
     def term_of(self, href: str, from_uri: str) -> tuple[Term | None, str | None]:
         """The term a link on ``from_uri`` points at, and the slug it names when that is no term

@@ -30,10 +30,11 @@ from markdown.blockprocessors import BlockProcessor
 from ..common.problems import Problem, SetupError
 from ..glossary.links import line_of
 from ..options import Options, OptionsError, option_fields, plain_default
+from ..render.figures import FigureInline
 from ..render.termlinks import TipPool, wrap_links
 from ..site import Site
 
-EMBED_RE = re.compile(r"^\[\[(model-card|live-example):\s*([^\]\s]+)\s*\]\]$")
+EMBED_RE = re.compile(r"^\[\[(model-card|live-example|figure-table):\s*([^\]\s]+)\s*\]\]$")
 
 log = logging.getLogger("onnx_glossary")
 
@@ -150,6 +151,9 @@ class _Embeds(BlockProcessor):
         kind, name = match.groups()
         site = self.context.site
         html = site.embed(kind, name, self.context.current_uri or None) if site else None
+        if html is None and kind == "figure-table":
+            self.context.problem(self._line_of(block), f"{block}: write [[figure-table: all]]")
+            return True
         if html is None:
             self.context.problem(self._line_of(block), f"{block} names the unknown model "
                                  f"'{name}': add models/{name}/model.onnx or fix the name")
@@ -165,6 +169,25 @@ class _Embeds(BlockProcessor):
         # each, so look the embed up in the text as it arrived.
         line, _ = line_of(self.context.source, block)
         return line
+
+
+class _Figures:
+    """``[[figure: KEY]]`` in a page, through the site's figures."""
+
+    def __init__(self, context: PageContext) -> None:
+        self.context = context
+
+    def render(self, key: str) -> Any:
+        site = self.context.site
+        return site.figure(key, self.context.current_uri or None) if site else None
+
+    def unknown(self, key: str) -> None:
+        context = self.context
+        if context.site is not None and context.report is not None:
+            line, _ = line_of(context.source, f"[[figure: {key}]]")
+            context.report(context.site.unknown_figure(
+                context.current_path or context.current_uri,
+                line + context.line_offset if line else None, key))
 
 
 class _KeepSource(markdown.preprocessors.Preprocessor):
@@ -236,6 +259,9 @@ class GlossaryExtension(markdown.Extension):
         # After inline patterns (20) made the links, before MkDocs rewrites .md hrefs (0).
         md.treeprocessors.register(_TermLinks(md, self.context), "onnx_glossary_tooltips", 4)
         md.parser.blockprocessors.register(_Embeds(md, self.context), "onnx_glossary_embeds", 95)
+        figures = _Figures(self.context)
+        md.inlinePatterns.register(FigureInline(md, figures.render, figures.unknown),
+                                   "onnx_glossary_figure", 175)
         md.preprocessors.register(_KeepSource(md, self.context), "onnx_glossary_source", 1000)
         # After raw HTML (30) is back in place: template-made links count too.
         md.postprocessors.register(_TipPool(md, self.context), "onnx_glossary_tip_pool", 5)

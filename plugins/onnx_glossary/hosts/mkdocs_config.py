@@ -19,11 +19,12 @@ def config_option(option: OptionField) -> c.BaseConfigOption[Any]:
     """The MkDocs config option that validates one of ours."""
     default = plain_default(option)
     made: c.BaseConfigOption[Any]
-    if option.kind == "folder":
+    if option.kind in ("folder", "file"):
+        path_option = c.Dir if option.kind == "folder" else c.File
         if option.optional:
-            made = c.Optional(c.Dir(exists=option.must_exist))
+            made = c.Optional(path_option(exists=option.must_exist))
         else:
-            made = c.Dir(exists=option.must_exist, default=default)
+            made = path_option(exists=option.must_exist, default=default)
     else:
         kind = {"text": str, "flag": bool, "number": float}[option.kind]
         made = c.Optional(c.Type(kind)) if option.optional else c.Type(kind, default=default)

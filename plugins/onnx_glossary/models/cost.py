@@ -59,7 +59,7 @@ def _node_cost(node: NodeProto, shapes: Mapping[str, list[int]]) -> int:
         # Every output value sums (input channels / groups) x kernel products.
         return math.prod(output) * math.prod(weight[1:])
     if node.op_type == "ConvTranspose":
-        source, weight = (inputs + [None, None])[:2]
+        source, weight = [*inputs, None, None][:2]
         if source is None or weight is None:
             return 0
         # Every input value is spread over (output channels / groups) x kernel.

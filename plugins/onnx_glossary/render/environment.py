@@ -39,6 +39,7 @@ from ..common.urls import SiteUrls
 from ..glossary.index import GlossaryIndex, Term
 from ..glossary.links import link_target
 from ..render.termlinks import wrap_links
+from .figures import FigureInline
 
 if TYPE_CHECKING:
     from ..models.facts import ModelFacts
@@ -94,17 +95,42 @@ class _SafeLinks(markdown.treeprocessors.Treeprocessor):
         wrap_links(root, terms.get)
 
 
+class _FieldFigures:
+    """Where a field's ``[[figure: KEY]]`` goes: the resolver of the page being made, when it
+    knows figures (a :class:`LinkResolver` given ``figure`` and ``unknown_figure``)."""
+
+    resolver: object = None
+
+    def render(self, key: str) -> Markup | None:
+        figure = getattr(self.resolver, "figure", None)
+        return figure(key) if figure else None
+
+    def unknown(self, key: str) -> None:
+        report = getattr(self.resolver, "unknown_figure", None)
+        if report:
+            report(key)
+
+
 class _NoRawHtml(markdown.Extension):
+    def __init__(self) -> None:
+        super().__init__()
+        self.figures = _FieldFigures()
+
     def extendMarkdown(self, md: markdown.Markdown) -> None:
         md.preprocessors.deregister("html_block")
         md.inlinePatterns.deregister("html")
         md.treeprocessors.register(_SafeLinks(md), "onnx_glossary_safe_links", 1)
+        md.inlinePatterns.register(FigureInline(md, self.figures.render, self.figures.unknown),
+                                   "onnx_glossary_figure", 175)
+
+
+_FIELDS = _NoRawHtml()
 
 
 @lru_cache(maxsize=1)
 def _field_markdown() -> markdown.Markdown:
     # The same code fences and highlighting as the site's own pages.
-    return markdown.Markdown(extensions=[_NoRawHtml(), "sane_lists", "pymdownx.highlight",
+    return markdown.Markdown(extensions=[_FIELDS, "sane_lists", "pymdownx.highlight",
                                          "pymdownx.superfences"])
 
 
@@ -115,6 +141,7 @@ def markdown_field(text: str, resolver: Callable[[str], tuple[str, Term | None]]
     processor = md.treeprocessors["onnx_glossary_safe_links"]
     assert isinstance(processor, _SafeLinks)
     processor.resolver = resolver
+    _FIELDS.figures.resolver = resolver
     return Markup(md.convert(text))
 
 

@@ -20,11 +20,7 @@ from typing import Any, Protocol
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from ..browser.runtime import BUNDLES, WASM_ONLY_DOMAINS, WEBGPU_MIN_MULTIPLY_ADDS
-
-#: How much more the WebGPU runtime's .wasm weighs than the WebAssembly one (onnxruntime-web
-#: 1.30.0: 26.8 against 14.2 MB); the snippet's comment says it.
-EXTRA_WEBGPU_MB = 12.6
+from ..browser.runtime import BUNDLES, EXTRA_WEBGPU_MB, WASM_ONLY_DOMAINS, WEBGPU_MIN_MULTIPLY_ADDS
 from ..models.element_types import BY_NAME
 from ..models.example_spec import tolerance
 from ..render.environment import environment, shape_text

@@ -14,7 +14,8 @@ from ..options import OptionField, option_fields, plain_default
 
 OPTIONS_URI = "reference/options.md"
 
-_KIND_NAMES = {"folder": "folder path", "text": "string", "flag": "boolean", "number": "number"}
+_KIND_NAMES = {"folder": "folder path", "file": "file path", "text": "string", "flag": "boolean",
+               "number": "number"}
 
 
 def type_name(option: OptionField) -> str:

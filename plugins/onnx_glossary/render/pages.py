@@ -19,7 +19,9 @@ from typing import Any
 from jinja2 import Environment, Template
 from markupsafe import Markup
 
+from ..common.figures import Figures
 from ..common.problems import Problem
+from ..common.suggestions import did_you_mean
 from ..common.urls import SiteUrls, relative_path
 from ..glossary.backlinks import Mention
 from ..glossary.index import GLOSSARY_URI, GlossaryIndex, Term
@@ -28,6 +30,7 @@ from ..models.catalog import MODEL_FILE, MODELS_URI, Catalog, ModelEntry
 from ..render.environment import LinkResolver, environment, markdown_fields, unwrap_paragraph
 from ..render.live_example import render_live_example, render_snippet_js
 from ..render.termlinks import TermLinker, link_html
+from .figures import figure_html
 from .thumbnails import Thumbnail, answer_thumbnail
 
 GLOSSARY_INDEX_URI = f"{GLOSSARY_URI}/index.md"
@@ -85,6 +88,7 @@ class Pages:
     # The size of each backend's .wasm (runtime.wasm_sizes), shown before Run; None if unknown.
     wasm_sizes: dict[str, int] | None = None
     env: Environment = field(default_factory=environment)
+    figures: Figures = field(default_factory=Figures)
     # Looked up once per site build: Jinja checks a template's file on every get_template,
     # once per term page. A new build (mkdocs serve) has a new Pages and sees edited templates.
     _templates: dict[str, Template] = field(default_factory=dict, repr=False)
@@ -100,7 +104,7 @@ class Pages:
     def term_page(self, term: Term, index: GlossaryIndex,
                   model_names: frozenset[str] = frozenset()) -> TermPage:
         """A term page (everything but the page chrome) and its JSON-LD, in one pass."""
-        resolver = _Recording(index, term.src_uri, self.urls)
+        resolver = _Recording(index, term.src_uri, self.urls, self.figures)
         # One conversion for all of a term's markdown fields: mistakes first, then answers.
         fields = markdown_fields([*term.mistakes, *(q.answer for q in term.faq)], resolver)
         mistakes = [unwrap_paragraph(html) for html in fields[:len(term.mistakes)]]
@@ -217,6 +221,9 @@ class Pages:
 
     def embed(self, catalog: Catalog, kind: str, name: str, from_uri: str | None) -> str | None:
         """HTML for ``[[model-card: NAME]]`` or ``[[live-example: NAME]]`` on ``from_uri``."""
+        if kind == "figure-table":
+            rows = [(self.figures.by_key[key], figure_anchor(key)) for key in sorted(self.figures.by_key)]
+            return self._render("figures_table.html.jinja", figures=rows) if name == "all" else None
         entry = catalog.models.get(name)
         if entry is None:
             return None
@@ -281,12 +288,22 @@ def _plain_text(html: Markup) -> str:
 
 
 class _Recording(LinkResolver):
-    """A link resolver that remembers the terms it linked and the term files it could not find."""
+    """A link resolver that remembers the terms it linked and the term files it could not find,
+    and prints the figures the fields name."""
 
-    def __init__(self, index: GlossaryIndex, from_uri: str, urls: SiteUrls) -> None:
+    def __init__(self, index: GlossaryIndex, from_uri: str, urls: SiteUrls,
+                 figures: Figures | None = None) -> None:
         super().__init__(index, from_uri, urls)
         self.linked: set[str] = set()
         self.unknown: list[tuple[str, str, str]] = []  # (href, the URL it became, slug)
+        self.figures = figures or Figures()
+        self.missing_figures: list[str] = []
+
+    def figure(self, key: str) -> Markup | None:
+        return render_figure(self.figures, key, self.from_uri, self.urls)
+
+    def unknown_figure(self, key: str) -> None:
+        self.missing_figures.append(key)
 
     def __call__(self, href: str) -> tuple[str, Term | None]:
         url, term = super().__call__(href)
@@ -300,16 +317,44 @@ class _Recording(LinkResolver):
         return url, term
 
 
+def render_figure(figures: Figures, key: str, from_uri: str | None, urls: SiteUrls) -> Markup | None:
+    """``[[figure: KEY]]`` on the page ``from_uri``; None when the data file has no KEY."""
+    figure = figures.get(key)
+    if figure is None:
+        return None
+    href = urls.between(from_uri, figures.page) + "#" + figure_anchor(key) if figures.page else None
+    return figure_html(figure, href)
+
+
+def figure_anchor(key: str) -> str:
+    """The id of a figure's row in the figures table of the page that explains them."""
+    return "figure-" + key.replace(".", "-")
+
+
 def _field_problems(term: Term, fields: Sequence[Markup], resolver: _Recording) -> list[Problem]:
-    """A problem per link to an unknown term in a mistake or an answer, on that item's line."""
+    """A problem per link to an unknown term, and per unknown figure, in a mistake or an
+    answer, on that item's line."""
     lines = [*(term.item_lines.get("mistakes") or []), *(q.line for q in term.faq)]
     problems = []
+    for key in resolver.missing_figures:
+        at = next((i for i, html in enumerate(fields) if f"figure {key}<" in html), None)
+        line = lines[at] if at is not None and at < len(lines) else term.body_line
+        problems.append(Problem(term.path, line, unknown_figure_message(key, resolver.figures)))
     for href, url, slug in resolver.unknown:
         at = next((i for i, html in enumerate(fields) if f'href="{url}"' in html), None)
         line = lines[at] if at is not None and at < len(lines) else term.body_line
         problems.append(Problem(term.path, line, unknown_term_message(slug, href, term.src_uri,
                                                                       resolver.index)))
     return problems
+
+
+def unknown_figure_message(key: str, figures: Figures) -> str:
+    known = sorted(figures.by_key)
+    if not known:
+        return (f"[[figure: {key}]] names a figure, but the site has no figures: set the "
+                "glossary option figures_file to the benchmarks' data file")
+    return f"[[figure: {key}]] is no figure of the benchmarks' data file" + did_you_mean(
+        key, known, f" (it has {', '.join(known[:8])}{', ...' if len(known) > 8 else ''})")
 
 
 def unknown_term_message(slug: str, href: str, from_uri: str, index: GlossaryIndex) -> str:
