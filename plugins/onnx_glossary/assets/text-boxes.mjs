@@ -5,31 +5,33 @@
  *
  * The reference is rapidocr's DBPostProcess (the rapidocr-onnxruntime 1.4.4 wheel on PyPI,
  * rapidocr_onnxruntime/ch_ppocr_det/utils.py), with the values of that wheel's
- * rapidocr_onnxruntime/config.yaml (section Det) and the min_size utils.py sets:
+ * rapidocr_onnxruntime/config.yaml (section Det) and the min_size its utils.py sets:
  *   thresh 0.3, box_thresh 0.5, max_candidates 1000, unclip_ratio 1.6, use_dilation true,
  *   score_mode fast, min_size 3.
  * Its steps, and what this module does for each:
- *  1. map > thresh; use_dilation: cv2.dilate with a 2x2 kernel of ones, anchor at its centre
- *     (1, 1), so each pixel also lights its right, lower and lower-right neighbours.
- *  2. cv2.findContours(RETR_LIST, CHAIN_APPROX_SIMPLE): here 8-connected regions (the
- *     foreground connectivity of OpenCV's contour tracing). RETR_LIST also lists the contour
- *     of each hole in a region; this module keeps the outer ones only (a hole's box lies
- *     inside its region's box). At most max_candidates regions, in reading order.
- *  3. get_mini_boxes: cv2.minAreaRect of the contour, i.e. of the region's pixel centres (the
- *     contour's convex hull is the region's); a region whose shorter side is < min_size goes.
- *  4. box_score_fast: the mean of the map (not the dilated mask) over the pixels inside the
- *     rectangle, its corners truncated to whole pixels as cv2.fillPoly gets them; a box
- *     scoring below box_thresh goes.
+ *  1. map > thresh (numpy compares the float32 map with float32(0.3)); use_dilation:
+ *     cv2.dilate with a 2x2 kernel of ones anchored at (1, 1), so each pixel also lights its
+ *     right, lower and lower-right neighbours.
+ *  2. cv2.findContours(RETR_LIST, CHAIN_APPROX_SIMPLE): here the 8-connected regions (the
+ *     foreground connectivity of OpenCV's contour tracing). RETR_LIST also lists the inner
+ *     contour of each hole in a region; this module keeps the outer ones only. At most
+ *     max_candidates regions, in reading order of their first pixel.
+ *  3. get_mini_boxes: cv2.minAreaRect of the contour, i.e. of the region's pixel centres (their
+ *     convex hull is the contour's); a region whose shorter side is < min_size goes.
+ *  4. box_score_fast: the mean of the map (not the dilated mask) over the pixels cv2.fillPoly
+ *     sets for the rectangle, its corners truncated to whole pixels; a box scoring below
+ *     box_thresh goes.
  *  5. unclip: pyclipper's round offset (JT_ROUND) of the rectangle by
- *     distance = area * unclip_ratio / perimeter, then minAreaRect again. pyclipper first
- *     truncates the corners to integers (as this module does); the offset of a rectangle is
- *     the rectangle grown by the distance on each side with rounded corners, and the rounded
- *     corners do not change its minimum-area rectangle, which is the rectangle grown by the
- *     distance on each side. So this module grows minAreaRect(truncated corners) by the
- *     distance, exactly, where pyclipper rounds the offset polygon's vertices to integers:
- *     the two differ by at most about a pixel (see tests/js/text-boxes-sample.check.mjs).
+ *     distance = area * unclip_ratio / perimeter, as Clipper computes it (corners truncated to
+ *     integers, arcs of integer points), then cv2.minAreaRect of that polygon.
  *  6. a box whose shorter side is < min_size + 2 goes; the corners are rounded (np.round:
  *     halves to even) and clipped to [0, width] x [0, height].
+ * On the shipped sample's map this gives rapidocr's boxes and scores exactly. Where it can
+ * differ (measured against rapidocr on random maps, see tests/test_text_boxes.py): the score of
+ * a box that crosses the map's edge (OpenCV clips each edge before it fills, moving the score
+ * by up to about 0.02), a corner that cv2's float32 arithmetic puts just below a whole pixel
+ * (a pixel, rarely), and a region with a hole: rapidocr scores the hole's inner contour too,
+ * whose rectangle is mostly hole, so it scores low (it stayed below box_thresh where tried).
  */
 
 /**
@@ -113,7 +115,9 @@ export function iou(a, b) {
  */
 function binarise(probability, width, height, thresh) {
   const mask = new Uint8Array(width * height);
-  for (let i = 0; i < mask.length; i++) mask[i] = probability[i] > thresh ? 1 : 0;
+  // rapidocr compares a float32 map with the Python float, which numpy turns into a float32
+  const limit = Math.fround(thresh);
+  for (let i = 0; i < mask.length; i++) mask[i] = probability[i] > limit ? 1 : 0;
   return mask;
 }
 
@@ -207,13 +211,12 @@ export function convexHull(points) {
 }
 
 /**
- * The minimum-area rectangle around a convex polygon (cv2.minAreaRect), its sides moved out by
- * `grow`: one of its sides lies along an edge of the hull, so each edge direction is tried.
+ * The minimum-area rectangle around a convex polygon (cv2.minAreaRect): one of its sides lies
+ * along an edge of the hull, so each edge direction is tried.
  * @param {Point[]} hull
- * @param {number} [grow]
  * @returns {Rect}
  */
-export function minAreaRect(hull, grow = 0) {
+export function minAreaRect(hull) {
   /** @type {Rect | null} */
   let best = null;
   for (let i = 0; i < Math.max(hull.length, 1); i++) {
@@ -221,28 +224,29 @@ export function minAreaRect(hull, grow = 0) {
     const length = Math.hypot(q[0] - p[0], q[1] - p[1]);
     /** @type {Point} */
     const u = length > 0 ? [(q[0] - p[0]) / length, (q[1] - p[1]) / length] : [1, 0];
-    const rect = rectAlong(hull, u, grow);
+    const rect = rectAlong(hull, u);
     if (!best || rect.area < best.area) best = rect;
   }
   return /** @type {Rect} */ (best);
 }
 
 /**
- * The rectangle with sides along u and its normal around the points, grown by `grow` on
- * each side.
+ * The rectangle with sides along u and its normal around the points.
  * @param {Point[]} points
  * @param {Point} u a unit vector
- * @param {number} grow
  * @returns {Rect}
  */
-function rectAlong(points, u, grow) {
+function rectAlong(points, u) {
   const v = [-u[1], u[0]];
   const along = points.map((p) => p[0] * u[0] + p[1] * u[1]);
   const across = points.map((p) => p[0] * v[0] + p[1] * v[1]);
-  const a0 = Math.min(...along) - grow, a1 = Math.max(...along) + grow;
-  const b0 = Math.min(...across) - grow, b1 = Math.max(...across) + grow;
+  const a0 = Math.min(...along), a1 = Math.max(...along);
+  const b0 = Math.min(...across), b1 = Math.max(...across);
+  // A corner on a whole pixel stays on it: float64 noise (90.99999999999997) must not move
+  // it a pixel when it is truncated (cv2 computes in float32, which has noise of its own).
+  const snap = (/** @type {number} */ c) => (Math.abs(c - Math.round(c)) < 1e-9 ? Math.round(c) : c);
   /** @type {(a: number, b: number) => Point} */
-  const at = (a, b) => [a * u[0] + b * v[0], a * u[1] + b * v[1]];
+  const at = (a, b) => [snap(a * u[0] + b * v[0]), snap(a * u[1] + b * v[1])];
   const w = a1 - a0, h = b1 - b0;
   return { corners: [at(a0, b0), at(a1, b0), at(a1, b1), at(a0, b1)], shortSide: Math.min(w, h),
     area: w * h, perimeter: 2 * (w + h) };
@@ -250,15 +254,68 @@ function rectAlong(points, u, grow) {
 
 /**
  * Step 5: pyclipper's round offset by area * ratio / perimeter, then its minimum-area
- * rectangle: the rectangle around the truncated corners, grown by that distance on each side.
+ * rectangle.
  * @param {Rect} rect
  * @param {number} ratio
  * @returns {Rect}
  */
 function unclip(rect, ratio) {
   const distance = rect.perimeter > 0 ? rect.area * ratio / rect.perimeter : 0;
+  // pyclipper converts the corners to Clipper's integer points by truncation
   const corners = rect.corners.map(([x, y]) => /** @type {Point} */ ([Math.trunc(x), Math.trunc(y)]));
-  return minAreaRect(convexHull(corners), distance);
+  return minAreaRect(convexHull(roundOffset(corners, distance)));
+}
+
+/**
+ * The vertices of a convex polygon's outward offset with round joins, as Clipper's
+ * ClipperOffset builds it (pyclipper's PyclipperOffset: JT_ROUND, ET_CLOSEDPOLYGON, arc
+ * tolerance 0.25): each edge moved out by `distance`, each corner an arc of points rounded to
+ * integers. (Checked against pyclipper on random rectangles: the same points.)
+ * @param {Point[]} poly integer corners
+ * @param {number} distance
+ * @returns {Point[]}
+ */
+export function roundOffset(poly, distance) {
+  // Clipper drops repeated points, offsets nothing for fewer than 3, and copies for distance 0
+  const distinct = poly.filter((p, i) => {
+    const q = poly[(i + 1) % poly.length];
+    return p[0] !== q[0] || p[1] !== q[1];
+  });
+  if (distinct.length < 3 || Math.abs(distance) < 1e-20) return distinct;
+  // It turns the polygon so that its signed area is positive: then the normals point out.
+  const area = distinct.reduce((sum, p, i) => sum + cross([0, 0], p, distinct[(i + 1) % distinct.length]), 0);
+  const src = area < 0 ? [...distinct].reverse() : distinct;
+  const normals = src.map((p, i) => {
+    const q = src[(i + 1) % src.length], length = Math.hypot(q[0] - p[0], q[1] - p[1]);
+    return [(q[1] - p[1]) / length, -(q[0] - p[0]) / length];
+  });
+  const tolerance = Math.min(0.25, Math.abs(distance) * 0.25);
+  const steps = Math.min(Math.PI / Math.acos(1 - tolerance / Math.abs(distance)), Math.abs(distance) * Math.PI);
+  const sin = Math.sin(2 * Math.PI / steps), cos = Math.cos(2 * Math.PI / steps);
+  // Clipper's Round: halves away from zero
+  const round = (/** @type {number} */ v) => (v < 0 ? Math.ceil(v - 0.5) : Math.floor(v + 0.5));
+  /** @type {(p: Point, n: number[]) => Point} */
+  const out = (p, n) => [round(p[0] + n[0] * distance), round(p[1] + n[1] * distance)];
+  /** @type {Point[]} */
+  const result = [];
+  for (let j = 0; j < src.length; j++) {
+    const k = (j + src.length - 1) % src.length, nk = normals[k], nj = normals[j];
+    const sinA = clamp(nk[0] * nj[1] - nj[0] * nk[1], -1, 1), cosA = nk[0] * nj[0] + nk[1] * nj[1];
+    if (Math.abs(sinA * distance) < 1 && cosA > 0) { // almost straight on: one point
+      result.push(out(src[j], nk));
+    } else if (sinA * distance < 0) { // a concave corner (not in a rectangle)
+      result.push(out(src[j], nk), src[j], out(src[j], nj));
+    } else { // the arc from the previous edge's normal to this edge's
+      const count = Math.max(Math.round(steps / (2 * Math.PI) * Math.abs(Math.atan2(sinA, cosA))), 1);
+      let [x, y] = nk;
+      for (let i = 0; i < count; i++) {
+        result.push(out(src[j], [x, y]));
+        [x, y] = [x * cos - sin * y, x * sin + y * cos];
+      }
+      result.push(out(src[j], nj));
+    }
+  }
+  return result;
 }
 
 /**
