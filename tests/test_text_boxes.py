@@ -73,8 +73,8 @@ def test_the_sample_check_fails_without_the_map() -> None:
 
 
 def synthetic_maps(seed: int = 5, count: int = 60) -> list[dict[str, Any]]:
-    """Text-like maps: 1 to 4 rotated bars inside the map, each a plateau falling off to 0,
-    every third map with noise; float32 values rounded to 4 decimals."""
+    """Text-like maps: 1 to 4 rotated bars inside the map, each a plateau falling off to 0 over
+    a quarter of its size, every third map with noise; float32 values rounded to 4 decimals."""
     rng = np.random.default_rng(seed)
     maps = []
     for index in range(count):
@@ -89,7 +89,8 @@ def synthetic_maps(seed: int = 5, count: int = 60) -> list[dict[str, Any]]:
             cy = rng.uniform(reach, max(reach + 1, height - reach))
             u = (xx - cx) * np.cos(angle) + (yy - cy) * np.sin(angle)
             v = -(xx - cx) * np.sin(angle) + (yy - cy) * np.cos(angle)
-            plateau = np.clip(1.5 - np.maximum(np.abs(u) / length, np.abs(v) / thickness), 0, 1)
+            distance = np.maximum(np.abs(u) / length, np.abs(v) / thickness)
+            plateau = np.clip((1.25 - distance) * 4, 0, 1)
             probability = np.maximum(probability, plateau * rng.uniform(0.6, 1.0))
         if index % 3 == 0:
             probability = np.clip(probability + rng.normal(0, 0.1, probability.shape), 0, 1)
@@ -154,16 +155,22 @@ def test_rapidocr_gives_the_same_boxes(sample_reference: Path, tmp_path: Path) -
     assert sorted(map(_key, sample_ours["boxes"])) == sorted(map(_key, sample_theirs["boxes"]))
     assert sorted(sample_ours["scores"]) == pytest.approx(sorted(sample_theirs["scores"]), abs=1e-6)
 
-    # On the synthetic maps: the same boxes on nearly every map; where they differ (see the
-    # module's header for why), by a few pixels or by a score at box_thresh.
-    same = off = 0
-    for mine, reference in zip(rest_ours, rest_theirs, strict=True):
-        if sorted(map(_key, mine["boxes"])) == sorted(map(_key, reference["boxes"])):
-            same += 1
+    # On the synthetic maps (when measured: 41 boxes from rapidocr, 40 of them the same points,
+    # one 2 px away; 38 the same score within 1e-6, 3 within 0.011): the same boxes nearly
+    # always; where not (the module's header says why), a few pixels or a little score off, or
+    # one box more or fewer because its score is at box_thresh.
+    boxes = same = 0
+    uneven = []
+    for index, (mine, reference) in enumerate(zip(rest_ours, rest_theirs, strict=True)):
+        a = sorted(zip(map(_key, mine["boxes"]), mine["scores"], strict=True))
+        b = sorted(zip(map(_key, reference["boxes"]), reference["scores"], strict=True))
+        if len(a) != len(b):
+            uneven.append(index)
             continue
-        off += 1
-        if len(mine["boxes"]) == len(reference["boxes"]):
-            for a, b in zip(sorted(map(_key, mine["boxes"])), sorted(map(_key, reference["boxes"])),
-                            strict=True):
-                assert max(max(abs(p[0] - q[0]), abs(p[1] - q[1])) for p, q in zip(a, b, strict=True)) <= 3
-    assert same >= 0.9 * len(rest_ours), f"{same} maps agree, {off} differ"
+        for (p, score), (q, their_score) in zip(a, b, strict=True):
+            boxes += 1
+            same += p == q and abs(score - their_score) < 1e-6
+            assert max(max(abs(s[0] - t[0]), abs(s[1] - t[1])) for s, t in zip(p, q, strict=True)) <= 3, index
+            assert abs(score - their_score) < 0.03, index
+    assert boxes >= 30 and same >= 0.85 * boxes, f"{same} of {boxes} boxes the same"
+    assert len(uneven) <= 2, f"maps {uneven} give a different number of boxes"

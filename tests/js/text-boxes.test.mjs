@@ -49,6 +49,12 @@ describe("detectTextBoxes", () => {
     assert.equal(at(0.6), 1);
   });
 
+  test("a map at exactly float32(0.3) is not above thresh, as numpy compares it", () => {
+    const at = (p) => detectTextBoxes(map(40, 30, rects([5, 5, 35, 20, p])), 40, 30, { boxThresh: 0 }).length;
+    assert.equal(at(0.3), 0); // the Float32Array holds 0.30000001192..., above the double 0.3
+    assert.equal(at(0.3001), 1);
+  });
+
   test("a rotated bar gives a box rotated with it", () => {
     const angle = Math.atan2(-40, 80); // about -26.6 degrees, from (20, 70) to (100, 30)
     const bar = (x, y) => {
