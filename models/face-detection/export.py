@@ -45,8 +45,8 @@ os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 from onnx import TensorProto, helper
+from onnx_glossary import tflite_export as tfl
 from onnx_glossary.export_tools import (
     ParityError,
     check_parity,
@@ -55,34 +55,12 @@ from onnx_glossary.export_tools import (
     save_checked,
     stamp_provenance,
 )
-from onnx_glossary.tflite_export import (
-    MEDIAPIPE,
-    PHOTO_NAMES,
-    PHOTOS_DIR,
-    Nodes,
-    TfliteSource,
-    affine_warp,
-    box_iou,
-    check_loads,
-    convert_tflite,
-    embed_core,
-    fetch_tflite,
-    finish_model,
-    matrix_from,
-    mediapipe_reference,
-    numpy_warp,
-    photo_sha256,
-    picture_nchw,
-    read_photo,
-    run_tflite,
-    tflite_interpreter,
-    versions,
-)
 
 EXPORT_VENV = ".venv-tf"
+ORIGINAL_MODEL = "BlazeFace short range (MediaPipe face detection), by Google"
 NAME = "face-detection"
-SOURCE = TfliteSource("mediapipe/modules/face_detection/face_detection_short_range.tflite",
-                      "bbff11cebd1eb27a1e004cae0b0e63ec8c551cbf34a4451148b4908b8db3eca8")
+SOURCE = tfl.TfliteSource("mediapipe/modules/face_detection/face_detection_short_range.tflite",
+                          "bbff11cebd1eb27a1e004cae0b0e63ec8c551cbf34a4451148b4908b8db3eca8")
 # Core network against TensorFlow Lite: raw regressors are pixel offsets up to ~100 and the
 # fp16 weights are the same; 1e-3 leaves room for another CPU's float sums.
 TOLERANCE = 1e-3
@@ -163,24 +141,24 @@ def letterbox_matrix(height: float, width: float) -> np.ndarray:
 
 
 def wrap(core: onnx.ModelProto, anchors: np.ndarray) -> onnx.ModelProto:
-    b = Nodes("pre")
-    picture, height, width = picture_nchw(b, "image")
+    b = tfl.Nodes("pre")
+    picture, height, width = tfl.picture_nchw(b, "image")
     side = b.op("Max", [height, width])
     step = b.op("Div", [side, b.const(float(INPUT))])
     zero = b.const(0.0)
     half = b.const(0.5)
     offset_x = b.op("Mul", [b.op("Sub", [width, side]), half])
     offset_y = b.op("Mul", [b.op("Sub", [height, side]), half])
-    matrix = matrix_from(b, [step, zero, offset_x, zero, step, offset_y])
-    warped = affine_warp(b, picture, height, width, matrix, (INPUT, INPUT), "zeros")
+    matrix = tfl.matrix_from(b, [step, zero, offset_x, zero, step, offset_y])
+    warped = tfl.affine_warp(b, picture, height, width, matrix, (INPUT, INPUT), "zeros")
     # 0..255 -> -1..1
     tensor = b.op("Sub", [b.op("Mul", [warped, b.const(2.0 / 255.0)]), b.const(1.0)])
 
     (core_input,) = [i.name for i in core.graph.input]
-    core_nodes, core_inits, (regressors, classificators) = embed_core(
+    core_nodes, core_inits, (regressors, classificators) = tfl.embed_core(
         core, "core", {core_input: tensor})
 
-    p = Nodes("post")
+    p = tfl.Nodes("post")
     raw = p.op("Squeeze", [regressors, p.const([0], np.int64)])  # [896, 16]
     logits = p.op("Reshape", [classificators, p.const([-1], np.int64)])  # [896]
     scores = p.op("Sigmoid", [p.op("Clip", [logits, p.const(-SCORE_CLIP), p.const(SCORE_CLIP)])])
@@ -262,7 +240,7 @@ def wrap(core: onnx.ModelProto, anchors: np.ndarray) -> onnx.ModelProto:
                                     p.const([1], np.int64)]),
                      p.const([-1, KEYPOINTS, 2], np.int64)], output="keypoints")
 
-    return finish_model(
+    return tfl.finish_model(
         b.nodes + core_nodes + p.nodes, "blazeface_short_range_rgba",
         [helper.make_tensor_value_info("image", TensorProto.UINT8, ["height", "width", 4])],
         [helper.make_tensor_value_info("boxes", TensorProto.FLOAT, ["faces", 4]),
@@ -277,7 +255,7 @@ def letterboxed(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The network's input as MediaPipe makes it, in numpy: [1, 128, 128, 3] and the matrix."""
     height, width = pixels.shape[:2]
     matrix = letterbox_matrix(height, width)
-    warped = numpy_warp(pixels[:, :, :3], matrix, (INPUT, INPUT), "zeros")
+    warped = tfl.numpy_warp(pixels[:, :, :3], matrix, (INPUT, INPUT), "zeros")
     return (warped * (2.0 / 255.0) - 1.0).astype(np.float32)[None], matrix
 
 
@@ -286,7 +264,7 @@ def reference_detections(interpreter: object, pixels: np.ndarray, anchors: np.nd
     """MediaPipe's steps in plain numpy around TensorFlow Lite, its NMS loop as written in
     NonMaxSuppressionCalculator (WeightedNonMaxSuppression)."""
     tensor, matrix = letterboxed(pixels)
-    regressors, classificators = run_tflite(interpreter, tensor)
+    regressors, classificators = tfl.run_tflite(interpreter, tensor)
     raw = regressors[0].astype(np.float64) / SCALE
     scores = 1.0 / (1.0 + np.exp(-np.clip(classificators[0, :, 0].astype(np.float64),
                                           -SCORE_CLIP, SCORE_CLIP)))
@@ -303,7 +281,7 @@ def reference_detections(interpreter: object, pixels: np.ndarray, anchors: np.nd
     found = []
     while remaining:
         leader = remaining[0]
-        cluster = [i for i in remaining if box_iou(boxes[i], boxes[leader]) > IOU_THRESHOLD]
+        cluster = [i for i in remaining if tfl.box_iou(boxes[i], boxes[leader]) > IOU_THRESHOLD]
         remaining = [i for i in remaining if i not in cluster]
         weight = scores[cluster][:, None]
         found.append({
@@ -316,31 +294,31 @@ def reference_detections(interpreter: object, pixels: np.ndarray, anchors: np.nd
 
 def top_score(interpreter: object, pixels: np.ndarray) -> float:
     """The best anchor's score, whatever the threshold."""
-    _, classificators = run_tflite(interpreter, letterboxed(pixels)[0])
+    _, classificators = tfl.run_tflite(interpreter, letterboxed(pixels)[0])
     return float(1.0 / (1.0 + np.exp(-np.clip(classificators.max(), -SCORE_CLIP, SCORE_CLIP))))
 
 
 def main() -> None:
     out_dir = parse_out_dir(__file__)
-    tflite_path = fetch_tflite(SOURCE, NAME)
-    core = convert_tflite(tflite_path, NAME, input_name="input")
+    tflite_path = tfl.fetch_tflite(SOURCE, NAME)
+    core = tfl.convert_tflite(tflite_path, NAME, input_name="input")
     anchors = ssd_anchors()
     if anchors.shape != (896, 4):
         raise ParityError(f"{NAME}: made {len(anchors)} anchors, the network has 896")
     model = wrap(core, anchors)
-    check_loads(model, f"{NAME}: the wrapped graph")
+    tfl.check_loads(model, f"{NAME}: the wrapped graph")
 
-    interpreter = tflite_interpreter(tflite_path)
-    core_session = ort.InferenceSession(core.SerializeToString(), providers=["CPUExecutionProvider"])
-    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-    reference = mediapipe_reference()
+    interpreter = tfl.tflite_interpreter(tflite_path)
+    core_session = tfl.session(core)
+    session = tfl.session(model)
+    reference = tfl.mediapipe_reference()
     core_diff = pipeline_diff = 0.0
     parity: dict[str, object] = {}
     tops: dict[str, float] = {}
-    for name in PHOTO_NAMES:
-        pixels = read_photo(name)
+    for name in tfl.PHOTO_NAMES:
+        pixels = tfl.read_photo(name)
         tensor, _ = letterboxed(pixels)
-        expected = run_tflite(interpreter, tensor)
+        expected = tfl.run_tflite(interpreter, tensor)
         got = core_session.run(None, {"input": tensor.transpose(0, 3, 1, 2)})
         core_diff = max(core_diff, *(float(np.abs(e - g).max()) for e, g in zip(expected, got, strict=True)))
         boxes, scores, keypoints = session.run(["boxes", "scores", "keypoints"], {"image": pixels})
@@ -361,11 +339,12 @@ def main() -> None:
                  PIPELINE_TOLERANCE)
 
     sample = out_dir / "sample.png"
-    sample.write_bytes((PHOTOS_DIR / "astronaut.png").read_bytes())
+    sample.write_bytes((tfl.PHOTOS_DIR / "astronaut.png").read_bytes())
+    tfl.write_licence(out_dir, NAME)
     stamp_provenance(
         model,
         framework="tensorflow-lite (MediaPipe)",
-        framework_version=f"mediapipe {MEDIAPIPE.version}",
+        framework_version=f"mediapipe {tfl.MEDIAPIPE.version}",
         exporter_settings={
             "exporter": "tf2onnx.convert.from_tflite, then onnx.helper (pre- and "
                         "post-processing)",
@@ -378,22 +357,17 @@ def main() -> None:
         extra={
             "preprocessing": PREPROCESSING,
             "parity_against": "TensorFlow Lite interpreter (tensorflow "
-                              f"{versions()['tensorflow']}) on the same input tensor, the "
+                              f"{tfl.versions()['tensorflow']}) on the same input tensor, the "
                               "four sample photos",
             "pipeline_max_abs_diff": f"{pipeline_diff:.6g}",
             "pipeline_against": "numpy reference of MediaPipe's pre- and post-processing "
                                 "around the TensorFlow Lite interpreter, pixels and scores",
             "mediapipe_parity": json.dumps(parity, sort_keys=True),
-            "mediapipe_parity_against": "models/_photos/mediapipe_reference.json (MediaPipe "
+            "mediapipe_parity_against": "models/_photos/tfl.mediapipe_reference.json (MediaPipe "
                                         f"{reference['versions']['mediapipe']} FaceDetection)",
             "top_anchor_score": json.dumps(tops, sort_keys=True),
-            "source_url": MEDIAPIPE.url,
-            "source_file": f"{MEDIAPIPE.filename}: {SOURCE.member}",
-            "source_wheel_sha256": MEDIAPIPE.sha256,
-            "source_sha256": SOURCE.sha256,
-            "license": "Apache-2.0 (see SOURCE.md and LICENSE-Apache-2.0.txt)",
-            "original_model": "BlazeFace short range (MediaPipe face detection), by Google",
-            "sample_photo": f"astronaut.png, SHA-256 {photo_sha256('astronaut')}",
+            **tfl.source_metadata(SOURCE, ORIGINAL_MODEL,
+                                  f"astronaut.png, SHA-256 {tfl.photo_sha256('astronaut')}"),
         },
     )
     path = out_dir / "model.onnx"
@@ -411,7 +385,7 @@ def compare_mediapipe(name: str, expected: list[dict[str, object]], boxes: np.nd
                           f"{len(scores)} (scores {np.round(scores, 3).tolist()})")
     worst_iou, worst_px, worst_score = 1.0, 0.0, 0.0
     for index, face in enumerate(expected):
-        worst_iou = min(worst_iou, box_iou(face["box"], boxes[index]))
+        worst_iou = min(worst_iou, tfl.box_iou(face["box"], boxes[index]))
         distance = np.linalg.norm(np.asarray(face["keypoints"]) - keypoints[index], axis=1)
         worst_px = max(worst_px, float(distance.max()))
         worst_score = max(worst_score, abs(float(face["score"]) - float(scores[index])))  # type: ignore[arg-type]

@@ -318,6 +318,12 @@ def affine_warp(b: Nodes, picture: str, height: str, width: str, matrix: str,
     ImageToTensorCalculator uses on the CPU: output pixel 0 samples the crop rectangle's
     corner. Bilinear; `padding` "zeros" (BORDER_ZERO) or "border" (BORDER_REPLICATE).
     Returns [1, C, out_h, out_w].
+
+    OpenCV's 8-bit warp also rounds sample positions to 1/32 pixel (INTER_TAB_SIZE) and the
+    sampled values to whole numbers. Doing both in numpy brought the selfie mask of `coffee`
+    a little closer to MediaPipe's (mean difference 0.0026 -> 0.0016), but a rounding step
+    makes the outputs jump where float noise crosses a rounding edge (0.5 px on a face box
+    between two runtimes), so the graph samples continuously.
     """
     out_h, out_w = out_size
     u = b.op("Unsqueeze", [b.const(np.arange(out_w, dtype=np.float32)), b.const([0], np.int64)])
@@ -536,3 +542,34 @@ def mediapipe_mask(name: str) -> np.ndarray:
 
     with Image.open(PHOTOS_DIR / f"{name}.mask.png") as image:
         return np.asarray(image, dtype=np.float64) / 255.0
+
+
+LICENCE_FILE = "LICENSE-Apache-2.0.txt"
+
+
+def write_licence(out_dir: Path, who: str) -> Path:
+    """The mediapipe wheel's own licence file (Apache-2.0, and a notice for some files of the
+    library that none of these models contains), copied unchanged next to the model."""
+    path = out_dir / LICENCE_FILE
+    path.write_bytes(wheel_member(fetch_wheel(MEDIAPIPE, who), MEDIAPIPE_LICENSE))
+    return path
+
+
+def session(model: onnx.ModelProto) -> Any:
+    """An onnxruntime CPU session on a model held in memory."""
+    import onnxruntime as ort
+
+    return ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+
+
+def source_metadata(source: TfliteSource, original_model: str, sample: str) -> dict[str, str]:
+    """The provenance entries every MediaPipe model carries, for `stamp_provenance(extra=)`."""
+    return {
+        "source_url": MEDIAPIPE.url,
+        "source_file": f"{MEDIAPIPE.filename}: {source.member}",
+        "source_wheel_sha256": MEDIAPIPE.sha256,
+        "source_sha256": source.sha256,
+        "license": f"Apache-2.0 (see SOURCE.md and {LICENCE_FILE})",
+        "original_model": original_model,
+        "sample_photo": sample,
+    }
