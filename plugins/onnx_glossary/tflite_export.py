@@ -368,30 +368,45 @@ def finish_model(graph_nodes: list[onnx.NodeProto], name: str,
 def embed_core(core: onnx.ModelProto, prefix: str, feeds: Mapping[str, str]
                ) -> tuple[list[onnx.NodeProto], list[onnx.TensorProto], list[str]]:
     """The converted network's nodes and initializers with every name prefixed, its inputs
-    wired to `feeds` (network input name -> tensor), and its output names in order."""
+    wired to `feeds` (network input name -> tensor), and its output names in order.
+
+    tf2onnx numbers the names it makes up ("const_fold_opt__521") from a counter whose value
+    differs from run to run; those numbers are replaced by the order in which the names first
+    appear, so that a re-export is byte-identical.
+    """
+    import re
+
     graph = core.graph
-    rename: dict[str, str] = {value.name: f"{prefix}.{value.name}" for value in graph.output}
-    for node in graph.node:
-        for out in node.output:
-            rename.setdefault(out, f"{prefix}.{out}")
-    for init in graph.initializer:
-        rename[init.name] = f"{prefix}.{init.name}"
-    rename.update(feeds)
+    made_up = re.compile(r"__\d+")
+    rename: dict[str, str] = dict(feeds)
+    count = 0
+
+    def canonical(name: str) -> str:
+        nonlocal count
+        if not name or name in rename:
+            return rename.get(name, name)
+        if made_up.search(name):
+            count += 1
+            rename[name] = f"{prefix}.{made_up.sub('', name)}_{count}"
+        else:
+            rename[name] = f"{prefix}.{name}"
+        return rename[name]
+
     nodes = []
-    for node in graph.node:
+    for index, node in enumerate(graph.node):
         copy = onnx.NodeProto()
         copy.CopyFrom(node)
-        copy.name = f"{prefix}.{node.name}" if node.name else ""
-        copy.input[:] = [rename.get(name, name) if name else "" for name in node.input]
-        copy.output[:] = [rename[name] for name in node.output]
+        copy.name = f"{prefix}.{node.op_type}_{index}"
+        copy.input[:] = [canonical(name) for name in node.input]
+        copy.output[:] = [canonical(name) for name in node.output]
         nodes.append(copy)
     initializers = []
-    for init in graph.initializer:
+    for init in sorted(graph.initializer, key=lambda t: canonical(t.name)):
         copy = onnx.TensorProto()
         copy.CopyFrom(init)
-        copy.name = rename[init.name]
+        copy.name = canonical(init.name)
         initializers.append(copy)
-    return nodes, initializers, [rename[value.name] for value in graph.output]
+    return nodes, initializers, [canonical(value.name) for value in graph.output]
 
 
 # -- sample photos --------------------------------------------------------------------------
