@@ -589,7 +589,8 @@ def test_model_zoo_outputs_are_checked_in_the_browser(tmp_path: Path, browsers, 
         page.context.close()
 
 
-@pytest.mark.parametrize("name", ["digits", "iris", "text-detection", "linear", "squeezenet"])
+@pytest.mark.parametrize("name", ["digits", "iris", "text-detection", "linear", "squeezenet",
+                                  "background-removal", "face-detection", "face-landmarks"])
 def test_a_phone_never_scrolls_sideways(plain, browsers, name: str) -> None:
     page, probe = open_page(browsers[False], plain, f"models/{name}/",
                             viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
