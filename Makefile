@@ -12,7 +12,8 @@ export NO_MKDOCS_2_WARNING := 1
 
 FAST := not browser and not wheel and not export
 
-.PHONY: serve build test test-fast lint models bench setup setup-export setup-hosts setup-tf chromium clean
+.PHONY: serve build test test-fast lint models bench setup setup-export setup-hosts setup-tf chromium clean \
+	mediapipe-reference
 
 serve: setup
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
@@ -79,6 +80,19 @@ $(TF_VENV)/.installed-tf: pyproject.toml
 	  echo "Could not create $(TF_VENV): on Debian/Ubuntu install python3-venv"; exit 1; }
 	$(TF_VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(TF_VENV)/bin/python -m pip install --quiet -e '.[tf]'
+	touch $@
+
+# MediaPipe's own answers on the sample photos (models/_photos/mediapipe_reference.json), which
+# the export tests compare the MediaPipe models' re-exports with. mediapipe 0.10.14 needs
+# numpy < 2, hence its own environment; run by hand and commit the result (make test never does).
+MP_VENV := .venv-mediapipe
+mediapipe-reference: $(MP_VENV)/.installed
+	$(MP_VENV)/bin/python models/_photos/mediapipe_reference.py
+
+$(MP_VENV)/.installed: models/_photos/requirements-mediapipe.txt
+	test -x $(MP_VENV)/bin/python || $(PYTHON) -m venv $(MP_VENV)
+	$(MP_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(MP_VENV)/bin/python -m pip install --quiet -r models/_photos/requirements-mediapipe.txt
 	touch $@
 
 node_modules/.installed: package.json package-lock.json

@@ -119,7 +119,10 @@ def exported(tmp_path_factory) -> dict[str, Export]:
 
 
 #: metadata_props whose values are measured at export time (float rounding of this CPU).
-MEASURED = ("parity_max_abs_diff", "max_abs_diff_vs_float")
+MEASURED = ("parity_max_abs_diff", "max_abs_diff_vs_float", "pipeline_max_abs_diff",
+            "last_layer_max_abs_diff")
+#: Measured too, as JSON objects: the MediaPipe models' parity tables and anchor scores.
+MEASURED_JSON = ("mediapipe_parity", "top_anchor_score")
 
 
 def without_measurements(path: Path) -> bytes:
@@ -128,6 +131,9 @@ def without_measurements(path: Path) -> bytes:
     for prop in model.metadata_props:
         if prop.key in MEASURED:
             assert float(prop.value) >= 0, f"{path}: {prop.key}={prop.value!r}"
+            prop.value = ""
+        elif prop.key in MEASURED_JSON:
+            assert isinstance(json.loads(prop.value), dict), f"{path}: {prop.key}"
             prop.value = ""
     return model.SerializeToString(deterministic=True)
 
@@ -207,11 +213,12 @@ def test_reexport_matches_committed_model(exported, name):
 def test_other_written_files_reproduce(exported, name):
     """Sample pictures and sidecars involve no training: byte-identical on any machine."""
     export = needs(exported[name])
-    for path in sorted(export.out.iterdir()):
+    for path in sorted(p for p in export.out.rglob("*") if p.is_file()):
         if path.name != "model.onnx":
-            committed = MODELS / name / path.name
-            assert committed.is_file(), f"{name}: export writes {path.name}, which is not committed"
-            assert path.read_bytes() == committed.read_bytes(), f"{name}: {path.name} differs"
+            relative = path.relative_to(export.out)
+            committed = MODELS / name / relative
+            assert committed.is_file(), f"{name}: export writes {relative}, which is not committed"
+            assert path.read_bytes() == committed.read_bytes(), f"{name}: {relative} differs"
 
 
 @pytest.mark.parametrize("name", sorted(SCRIPTS))
@@ -290,3 +297,91 @@ def test_derived_models_point_at_the_committed_source():
             meta = metadata(MODELS / script.name / "model.onnx")
             source = MODELS / script.derived_from / "model.onnx"
             assert meta["float_model_sha256"] == hashlib.sha256(source.read_bytes()).hexdigest()
+
+
+# -- the MediaPipe models (TensorFlow Lite through tf2onnx) ------------------------------------
+
+MEDIAPIPE_MODELS = ("background-removal", "face-detection", "face-landmarks")
+TF_PYTHON = REPO / ".venv-tf" / "bin" / "python"
+needs_tf = pytest.mark.skipif(not TF_PYTHON.exists(),
+                              reason="needs .venv-tf: run `make setup-tf` (.ci/run does)")
+
+
+def test_mediapipe_reexports_match_mediapipe(exported):
+    """Fresh exports against MediaPipe's own answers (models/_photos/mediapipe_reference.json),
+    with the thresholds of issue 22, detection -> landmarks chained."""
+    from onnx_glossary.models.tflite_export import mediapipe_reference
+
+    from .test_photo_models import check_against_mediapipe, sessions
+
+    for name in MEDIAPIPE_MODELS:
+        needs(exported[name])
+    out = exported[MEDIAPIPE_MODELS[0]].out.parent
+    check_against_mediapipe(sessions(out), mediapipe_reference())
+
+
+def run_with_handlers(tmp_path: Path, handlers: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """models/background-removal/export.py with its custom_op_handlers table replaced, run
+    into a folder that already holds a model.onnx."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "model.onnx").write_bytes(b"the committed model")
+    wrapper = tmp_path / "run.py"
+    wrapper.write_text(
+        "import importlib.util, sys\n"
+        f"spec = importlib.util.spec_from_file_location('export', {str(SCRIPTS['background-removal'].path)!r})\n"
+        "module = importlib.util.module_from_spec(spec)\n"
+        "spec.loader.exec_module(module)\n"
+        f"module.CUSTOM_OP_HANDLERS = {handlers}\n"
+        f"sys.argv = ['export.py', '--out', {str(out)!r}]\n"
+        "from onnx_glossary.models.export_tools import run_main\n"
+        "run_main(module.main)\n",
+        encoding="utf-8")
+    done = subprocess.run([str(TF_PYTHON), str(wrapper)], capture_output=True, text=True,
+                          check=False, env=_env({"TF_CPP_MIN_LOG_LEVEL": "3"}), timeout=300)
+    return done, out
+
+
+def error_lines(stderr: str) -> list[str]:
+    """The script's own message: lines starting with "error:" (TensorFlow logs the rest)."""
+    return [line for line in stderr.splitlines() if line.startswith("error:")]
+
+
+@needs_tf
+def test_unsupported_operator_fails_in_one_line(tmp_path):
+    """Without its handler tf2onnx only logs "Unsupported ops" and returns a graph: the
+    export must stop with one line naming the operator and leave model.onnx as it was."""
+    done, out = run_with_handlers(tmp_path, "{}")
+    assert done.returncode == 1, done.stderr[-2000:]
+    (line,) = error_lines(done.stderr)
+    assert "Convolution2DTransposeBias" in line and "custom_op_handlers" in line
+    assert "Traceback" not in done.stderr
+    assert (out / "model.onnx").read_bytes() == b"the committed model"
+
+
+@needs_tf
+def test_refused_graph_fails_in_one_line(tmp_path):
+    """A handler that leaves the operator's NHWC input and TensorFlow Lite kernel layout as
+    they are makes a ConvTranspose the checker or onnxruntime refuses: one line, no model."""
+    handler = ("{'TFL_Convolution2DTransposeBias': ("
+               "lambda ctx, node, name, args: (setattr(node, 'type', 'ConvTranspose'), "
+               "setattr(node, 'domain', ''), node.set_attr('strides', [2, 2])), [])}")
+    done, out = run_with_handlers(tmp_path, handler)
+    assert done.returncode == 1, done.stderr[-2000:]
+    (line,) = error_lines(done.stderr)
+    assert "background-removal" in line and ("checker" in line or "onnxruntime" in line), line
+    assert "Traceback" not in done.stderr
+    assert (out / "model.onnx").read_bytes() == b"the committed model"
+
+
+def test_sample_photos_reproduce(tmp_path):
+    """models/_photos/*.png come from scikit-image's wheel (SHA-256 checked) by photos.py."""
+    done = subprocess.run([sys.executable, str(MODELS / "_photos" / "photos.py"), "--out",
+                           str(tmp_path)], capture_output=True, text=True, check=False,
+                          env=_env(), timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    written = sorted(p.name for p in tmp_path.glob("*.png"))
+    assert written == sorted(p.name for p in (MODELS / "_photos").glob("*.png")
+                             if not p.name.endswith(".mask.png"))
+    for name in written:
+        assert (tmp_path / name).read_bytes() == (MODELS / "_photos" / name).read_bytes(), name

@@ -21,7 +21,11 @@ import numpy as np
 import onnx
 
 
-class ParityError(RuntimeError):
+class ExportError(RuntimeError):
+    """An export that must stop: `run_main` prints its message as one line and exits 1."""
+
+
+class ParityError(ExportError):
     """The exported model disagrees with the framework beyond the tolerance."""
 
 
@@ -254,9 +258,10 @@ def stamp_quantised(
 
 
 def run_main(main: Any) -> None:
-    """Run an export `main()`, turning a ParityError into a one-line message and exit 1."""
+    """Run an export `main()`, turning an ExportError (a ParityError among them) into a
+    one-line message and exit 1."""
     try:
         main()
-    except ParityError as error:
+    except ExportError as error:
         print(f"error: {error}", file=sys.stderr)
         raise SystemExit(1) from None

@@ -1,0 +1,1 @@
+B	keypointsJ0°²ΘBuQBψSυB‰AZBφ¨ΫB…λ~B\ΟΪB„”B…+±B1eB=ΚCΌτvB
