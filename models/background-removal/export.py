@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 import onnx
 from onnx import TensorProto, helper
-from onnx_glossary import tflite_export as tfl
+from onnx_glossary.models import tflite_export as tfl
 from onnx_glossary.models.export_tools import (
     ExportError,
     ParityError,

@@ -46,7 +46,7 @@ os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
 import numpy as np
 import onnx
 from onnx import TensorProto, helper
-from onnx_glossary import tflite_export as tfl
+from onnx_glossary.models import tflite_export as tfl
 from onnx_glossary.models.export_tools import (
     ParityError,
     check_parity,

@@ -441,7 +441,7 @@ TILT_DEGREES = 25.0
 #: chelsea-small: the cat at a long side of this many pixels, where BlazeFace takes it for a
 #: face (at 256 px it does not: the score depends on how the picture was scaled).
 SMALL_SIDE = 128
-PHOTOS_DIR = Path(__file__).resolve().parents[2] / "models" / "_photos"
+PHOTOS_DIR = Path(__file__).resolve().parents[3] / "models" / "_photos"
 PHOTO_NAMES = ("astronaut", "astronaut-tilted", "coffee", "chelsea", "chelsea-small")
 
 
