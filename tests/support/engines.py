@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from .browser import PageProbe, StaticServer, launch
+from .browser import GITHUB_PAGES_CACHE, PageProbe, StaticServer, launch
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -93,6 +93,7 @@ def gap(engine: str, feature: str) -> str | None:
 # -- the server side: the recorder, and a page to hold a narrow iframe -----------------------
 
 RECORDER = "__engines__/recorder.js"
+ERROR_PROBE = "__engines__/error-probe.js"
 FRAME = "__engines__/frame.html"
 FRAME_ID = "engine-frame"
 _FRAME_HTML = (
@@ -115,11 +116,16 @@ def add_recorder(html: bytes, prefix: str) -> bytes:
 
 def engine_server(root: Path, prefix: str, **options: Any) -> StaticServer:
     """A :class:`StaticServer` whose HTML pages carry the recorder, and which serves the
-    recorder and the iframe holder page under ``<prefix>__engines__/`` (test-only URLs)."""
-    recorder = (HERE / "recorder.js").read_bytes()
+    recorder, the iframe holder page and the error probe (tests/support/error-probe.js) under
+    ``<prefix>__engines__/`` (test-only URLs)."""
+    files = {prefix + RECORDER: (HERE / "recorder.js").read_bytes(),
+             prefix + ERROR_PROBE: (HERE / "error-probe.js").read_bytes(),
+             prefix + FRAME: _FRAME_HTML}
+    # GitHub Pages' caching, as readers get it. Firefox prefetches a page's <link rel="next">,
+    # and a prefetch of a no-store response fails with an error event on the <link>.
+    options.setdefault("cache_control", GITHUB_PAGES_CACHE)
     return StaticServer(
-        root, prefix,
-        extra_files={prefix + RECORDER: recorder, prefix + FRAME: _FRAME_HTML},
+        root, prefix, extra_files=files,
         rewrite_html=lambda html: add_recorder(html, prefix),
         **options,
     )
@@ -222,6 +228,8 @@ class Chromium(Engine):
 
     def errors(self) -> list[str]:
         assert self._probe is not None
+        # Playwright's sync API hands over the browser's events only while it is called.
+        self._page.evaluate("0")
         return list(self._probe.errors)
 
     def screenshot(self, path: Path) -> None:
@@ -247,10 +255,12 @@ class Firefox(Engine):
             text=True, cwd=REPO)
         self._answers: queue.Queue[str] = queue.Queue()
         self._stderr: list[str] = []
-        threading.Thread(target=self._read, args=(self._process.stdout, self._answers.put),
-                         daemon=True).start()
-        threading.Thread(target=self._read, args=(self._process.stderr, self._stderr.append),
-                         daemon=True).start()
+        self._readers = [
+            threading.Thread(target=self._read, args=(self._process.stdout, self._answers.put), daemon=True),
+            threading.Thread(target=self._read, args=(self._process.stderr, self._stderr.append), daemon=True),
+        ]
+        for thread in self._readers:
+            thread.start()
         self._next = 0
         self.version = self._call("version")
 
@@ -303,6 +313,11 @@ class Firefox(Engine):
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()
+        for thread in self._readers:
+            thread.join(timeout=5)
+        for stream in (self._process.stdout, self._process.stderr):
+            if stream:
+                stream.close()
 
 
 _EVALUATE = """const done = arguments[arguments.length - 1];
@@ -316,10 +331,20 @@ class WebKit(Engine):
     headless. A viewport the window cannot have is an iframe of that size in a holder page."""
 
     def __init__(self, name: str) -> None:
-        from selenium import webdriver
-
         self.name = name
         self._xvfb: subprocess.Popen | None = None
+        try:
+            self._driver = self._start(name)
+        except BaseException:
+            self._stop_xvfb()
+            raise
+        self._driver.set_script_timeout(240)
+        self._framed = False
+        self.version = self._driver.capabilities.get("browserVersion")
+
+    def _start(self, name: str) -> Any:
+        from selenium import webdriver
+
         env = dict(os.environ)
         if name == "webkitgtk":
             env["DISPLAY"] = self._start_xvfb()
@@ -327,19 +352,21 @@ class WebKit(Engine):
             options.binary_location = WEBKITGTK_MINIBROWSER
             options.add_argument("--automation")
             service: Any = webdriver.WebKitGTKService(env=env)
-            self._driver = webdriver.WebKitGTK(options=options, service=service)
+            return webdriver.WebKitGTK(options=options, service=service)
         elif name == "wpe":
             options = webdriver.WPEWebKitOptions()
             options.binary_location = WPE_MINIBROWSER
             options.add_argument("--automation")
             options.add_argument("--headless")
             service = webdriver.WPEWebKitService(env=env)
-            self._driver = webdriver.WPEWebKit(options=options, service=service)
-        else:
-            raise ValueError(f"not a WebKit engine: {name}")
-        self._driver.set_script_timeout(240)
-        self._framed = False
-        self.version = self._driver.capabilities.get("browserVersion")
+            return webdriver.WPEWebKit(options=options, service=service)
+        raise ValueError(f"not a WebKit engine: {name}")
+
+    def _stop_xvfb(self) -> None:
+        if self._xvfb:
+            self._xvfb.terminate()
+            self._xvfb.wait()
+            self._xvfb = None
 
     def _start_xvfb(self) -> str:
         """A display of its own (Xvfb picks a free number and writes it to a pipe)."""
@@ -360,12 +387,17 @@ class WebKit(Engine):
             driver.switch_to.default_content()
             self._framed = False
         width, height = viewport
-        with contextlib.suppress(Exception):  # WPE's headless window keeps its size
-            driver.set_window_size(width, height)
+        for _ in range(3):  # the window's size, less its frame, until the viewport has the size
             inner = driver.execute_script("return [innerWidth, innerHeight]")
-            driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])
-        inner = driver.execute_script("return [innerWidth, innerHeight]")
-        if inner == [width, height]:
+            if inner == [width, height]:
+                break
+            size = driver.get_window_size()
+            try:
+                driver.set_window_size(size["width"] + width - inner[0],
+                                       size["height"] + height - inner[1])
+            except Exception:  # WPE's headless window keeps its size
+                break
+        if inner[0] == width:
             driver.get(url)
             return
         # The window cannot have this viewport: a same-origin holder page with an iframe of
@@ -414,9 +446,7 @@ class WebKit(Engine):
         try:
             self._driver.quit()
         finally:
-            if self._xvfb:
-                self._xvfb.terminate()
-                self._xvfb.wait()
+            self._stop_xvfb()
 
 
 def missing(name: str) -> str | None:

@@ -41,6 +41,7 @@
 
   function hasLookbehind() {
     try { // RegExp() is not eval: a Content-Security-Policy without 'unsafe-eval' allows it
+      // eslint-disable-next-line es-x/no-regexp-lookbehind-assertions -- the feature test itself
       return new RegExp("(?<=a)b").test("ab");
     } catch (error) {
       return false;
@@ -62,6 +63,7 @@
       ["createImageBitmap", function () { return typeof createImageBitmap === "function"; }],
       ["TransformStream", function () { return typeof TransformStream === "function"; }],
       ["BigInt64Array", function () { return typeof BigInt64Array === "function"; }],
+      // eslint-disable-next-line es-x/no-object-fromentries -- the feature test itself
       ["Object.fromEntries", function () { return typeof Object.fromEntries === "function"; }],
       ["globalThis", function () { return typeof window.globalThis === "object"; }],
     ];
