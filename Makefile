@@ -1,8 +1,9 @@
 # Two commands do everything on a fresh Debian/Ubuntu machine with Python 3.11 and Node 20:
 #   make serve   builds the site and serves it on http://127.0.0.1:8000/onnx-glossary/ (live reload;
 #                the path is the one the site has on GitHub Pages)
-#   make test    runs the whole test suite (unit, site builds, real Chromium)
-# Both set up what they need first (a virtual environment, npm packages, Chromium) and are
+#   make test    runs the whole test suite (unit, site builds, real Chromium, and the live
+#                examples in Firefox ESR and WebKitGTK too)
+# Both set up what they need first (a virtual environment, npm packages, the browsers) and are
 # quick once that is done.
 
 PYTHON ?= python3
@@ -12,8 +13,8 @@ export NO_MKDOCS_2_WARNING := 1
 
 FAST := not browser and not wheel and not export
 
-.PHONY: serve build test test-fast lint models bench setup setup-export setup-hosts setup-tf chromium clean \
-	mediapipe-reference
+.PHONY: serve build test test-fast lint models bench setup setup-export setup-hosts setup-tf chromium \
+	engines clean mediapipe-reference
 
 serve: setup
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
@@ -21,7 +22,7 @@ serve: setup
 build: setup
 	$(BIN)/mkdocs build --strict
 
-test: setup setup-export setup-hosts chromium
+test: setup setup-export setup-hosts chromium engines
 	$(BIN)/pytest
 
 # The quick loop: everything but the browser, the wheel and the model exports (under 3 min).
@@ -106,6 +107,18 @@ chromium:
 	@command -v chromium >/dev/null 2>&1 || test -x /usr/bin/chromium || { \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium; }
+
+# The other browser engines of the cross-engine tests (tests/test_engines.py), from Debian:
+# Firefox ESR (driven by the npm package puppeteer-core), WebKitGTK's MiniBrowser with
+# WebKitWebDriver under Xvfb, and WPE WebKit 2.38 (WPEWebDriver; its MiniBrowser is in
+# libwpewebkit-1.1-0). Installing needs root, or sudo.
+ENGINE_PACKAGES := firefox-esr webkit2gtk-driver xvfb wpewebkit-driver libwpewebkit-1.1-0
+ENGINE_FILES := /usr/bin/firefox-esr /usr/bin/WebKitWebDriver /usr/bin/Xvfb /usr/bin/WPEWebDriver \
+  /usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser /usr/lib/x86_64-linux-gnu/wpe-webkit-1.1/MiniBrowser
+engines:
+	@( for f in $(ENGINE_FILES); do test -x $$f || exit 1; done ) || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(ENGINE_PACKAGES); }
 
 clean:
 	rm -rf site .cache .pytest_cache

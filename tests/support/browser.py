@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import io
 import json
 import os
 import re
@@ -16,7 +17,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -80,12 +81,39 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         if url_path in self.state.missing:
             self.send_error(404, "Not Found")
             return None
+        if self.state.extra_files or self.state.rewrite_html:
+            body = self._rewritten(url_path)
+            if body is not None:
+                return body
         self._etag = self._validator(self.translate_path(self.path))
         if self._etag and self._etag in self.headers.get("If-None-Match", ""):
             self.send_response(304)  # revalidated: the browser keeps its copy
             self.end_headers()
             return None
         return super().send_head()
+
+    def _rewritten(self, url_path: str) -> io.BytesIO | None:
+        """A test-only file of ``extra_files``, or an HTML page passed through ``rewrite_html``."""
+        content_type = "text/html; charset=utf-8"
+        if url_path in self.state.extra_files:
+            body = self.state.extra_files[url_path]
+            content_type = self.guess_type(url_path)
+        elif self.state.rewrite_html:
+            path = Path(self.translate_path(self.path))
+            if path.is_dir():
+                if not url_path.endswith("/"):
+                    return None  # the standard handler redirects to the slashed URL
+                path = path / "index.html"
+            if path.suffix != ".html" or not path.is_file():
+                return None
+            body = self.state.rewrite_html(path.read_bytes())
+        else:
+            return None
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
 
     def _validator(self, path: str) -> str | None:
         """An ETag from the file's size and modification time, like a static host's."""
@@ -127,6 +155,9 @@ class StaticServer:
     ``cache_control`` is sent with every file; anything but ``no-store`` (e.g.
     :data:`GITHUB_PAGES_CACHE`) also sends ETag and Last-Modified and answers revalidations
     with 304, as GitHub Pages does.
+    Test-only additions, never part of a built site: ``extra_files`` maps URL paths to bytes
+    served as they are; ``rewrite_html`` is applied to every HTML page sent (tests/support/
+    engines.py adds its error recorder to each page this way).
     """
 
     root: Path
@@ -135,6 +166,8 @@ class StaticServer:
     cache_control: str = "no-store"
     missing: set[str] = field(default_factory=set)
     log: list[tuple[str, str]] = field(default_factory=list)
+    extra_files: dict[str, bytes] = field(default_factory=dict)
+    rewrite_html: Callable[[bytes], bytes] | None = None
 
     def __post_init__(self) -> None:
         if not (self.prefix.startswith("/") and self.prefix.endswith("/")):

@@ -19,13 +19,25 @@
   const MIN_SCALE = 0.8;
   const readable = (svg) => svg.replace(/^(<svg\b[^>]*?style="[^"]*?)max-width:\s*([\d.]+)px;?/,
     (all, head, width) => `${head}max-width: ${width}px; min-width: ${Math.round(width * MIN_SCALE)}px;`);
+  const escape = (text) => String(text).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const unreadable = (text, error) => `<pre style="white-space: pre-wrap">${escape(text)}</pre>` +
+    `<p>This browser could not draw the diagram: ${escape(error && error.message || error)}</p>`;
   window.mermaid = {
     initialize(next) {
       options = next;
       if (loading) loading.then((mermaid) => mermaid.initialize(next));
     },
     async render(id, text) {
-      const result = await (await load()).render(id, text);
+      let mermaid;
+      try {
+        mermaid = await load();
+      } catch (error) {
+        // A browser that cannot parse mermaid's build (class static blocks: Safari before
+        // 16.4) keeps the diagram's source, and says why, instead of an unhandled rejection
+        // in Material's code.
+        return { svg: unreadable(text, error) };
+      }
+      const result = await mermaid.render(id, text);
       return { ...result, svg: readable(result.svg) };
     },
   };

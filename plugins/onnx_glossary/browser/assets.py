@@ -40,7 +40,8 @@ def javascript(config: Wanted) -> list[str]:
     """Scripts for every page: each is a few KB, and fetches its runtime only when used."""
     scripts = [ASSET_URI + "mermaid-shim.js", ASSET_URI + "term-tips.js", ASSET_URI + "scroll-boxes.js"]
     if config.live_examples:
-        scripts.append(ASSET_URI + "live-example.js")
+        # The capability check (ES2017) adds live-example.js itself, only where it can run.
+        scripts.append(ASSET_URI + "live-example-check.js")
     return scripts
 
 

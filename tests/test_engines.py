@@ -1,0 +1,178 @@
+"""The live examples and the site's pages in every browser engine a reader may bring: Chromium,
+Firefox ESR and WebKitGTK, through the one interface of tests/support/engines.py, against the
+project's built site served under /repo/ (like a GitHub Pages project site). WPE WebKit 2.38
+(Safari 16.0's level) checks that a browser without what the examples need is told why.
+
+What an engine lacks is stated once, in ``KNOWN_GAPS`` (tests/support/engines.py); every other
+difference from Chromium is a failure here.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .sitebuild import Built
+from .support.browser import ISOLATION_HEADERS, StaticServer
+from .support.engines import ENGINES, ERROR_PROBE, Engine, engine_server, gap, missing, start
+
+pytestmark = [pytest.mark.browser, pytest.mark.engines]
+
+PREFIX = "/repo/"
+WIDGET = "[data-live-example]"
+RUN = WIDGET + ' button[data-action="run"]'
+READY = f"document.querySelector('{RUN}') && !document.querySelector('{RUN}').disabled"
+SETTLED = f"['done', 'error'].includes(document.querySelector('{WIDGET}').dataset.state)"
+#: Under COOP/COEP: the smallest model, and one whose input is a picture (decoded by the browser).
+ISOLATED_MODELS = ("linear", "edges")
+
+
+def models_in(site: Path) -> list[str]:
+    return sorted(p.parent.name for p in site.glob("models/*/example.mjs"))
+
+
+@pytest.fixture(scope="module")
+def servers(real_site: Built) -> Iterator[dict[str, StaticServer]]:
+    """The site with plain headers, as GitHub Pages sends them, and with COOP/COEP."""
+    isolation = dict(ISOLATION_HEADERS)
+    with (engine_server(real_site.site, PREFIX) as plain,
+          engine_server(real_site.site, PREFIX, headers=isolation) as isolated):
+        yield {"plain": plain, "isolated": isolated}
+
+
+def running(name: str) -> Iterator[Engine]:
+    lacking = missing(name)
+    if lacking:
+        pytest.fail(f"{name} needs {lacking}: run 'make engines' (Debian packages, root or sudo)")
+    engine = start(name)
+    try:
+        yield engine
+    finally:
+        engine.close()
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def engine(request: pytest.FixtureRequest) -> Iterator[Engine]:
+    """Each engine once per module; pytest runs every test of one engine before the next."""
+    yield from running(request.param)
+
+
+@pytest.fixture(scope="module")
+def wpe() -> Iterator[Engine]:
+    yield from running("wpe")
+
+
+def run_model(engine: Engine, server: StaticServer, name: str) -> dict[str, str]:
+    """Open a model page, press Run, wait until it settles; the widget's data attributes."""
+    engine.open(server.url + f"models/{name}/")
+    engine.wait_until(READY)
+    engine.click(RUN)
+    engine.wait_until(SETTLED, timeout=300)
+    return engine.dataset(WIDGET)
+
+
+def problems_of_run(engine: Engine, name: str, state: dict[str, str], site: Path) -> list[str]:
+    """Everything wrong with a settled Run, as lines naming the model (empty when all is well)."""
+    found = []
+    if state["state"] != "done" or state.get("match") != "true":
+        found.append(f"{name}: {state['state']}, match={state.get('match')}: "
+                     f"{engine.text(WIDGET + ' [data-le=error]') or engine.text(WIDGET)}")
+    if state.get("sample") != "0":
+        found.append(f"{name}: ran sample {state.get('sample')}, not the default one")
+    reference = json.loads((site / "models" / name / "reference.json").read_text())
+    label = (reference.get("samples") or [{}])[0].get("label")
+    classifier = (reference.get("reading") or {}).get("kind") == "classes"
+    if classifier and label and state.get("answer") != label:  # it answers its sample right
+        found.append(f"{name}: answered {state.get('answer')!r}, the sample is {label!r}")
+    # None of the engines here has a WebGPU adapter (KNOWN_GAPS): every example runs on WASM.
+    assert gap(engine.name, "webgpu"), engine.name
+    if state.get("backend") != "wasm":
+        found.append(f"{name}: ran on {state.get('backend')}")
+    found += [f"{name}: {error}" for error in engine.errors()]
+    return found
+
+
+def test_every_model_page_runs_and_matches_the_reference(engine: Engine, servers, real_site: Built) -> None:
+    models = models_in(real_site.site)
+    assert {"linear", "edges", "text-detection"} <= set(models)
+    found = []
+    for name in models:
+        state = run_model(engine, servers["plain"], name)
+        found += problems_of_run(engine, name, state, real_site.site)
+        if state.get("threads") != "1":  # no SharedArrayBuffer without COOP/COEP
+            found.append(f"{name}: {state.get('threads')} threads on a page that is not isolated")
+    assert found == [], f"{engine.name} {engine.version}:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("name", ISOLATED_MODELS)
+def test_isolated_pages_run_with_the_threads_the_engine_has(engine: Engine, servers, real_site: Built,
+                                                            name: str) -> None:
+    state = run_model(engine, servers["isolated"], name)
+    assert problems_of_run(engine, name, state, real_site.site) == []
+    assert engine.evaluate("crossOriginIsolated") is True
+    if gap(engine.name, "threads"):
+        # Isolated, yet no SharedArrayBuffer: onnxruntime-web falls back to one thread.
+        assert engine.evaluate("typeof SharedArrayBuffer") == "undefined"
+        assert state["threads"] == "1"
+    else:
+        assert engine.evaluate("typeof SharedArrayBuffer") == "function"
+        assert int(state["threads"]) > 1
+
+
+@pytest.mark.parametrize(("path", "heading"), [("", "ONNX in the browser"),
+                                               ("glossary/onnx/", "ONNX")])
+def test_home_and_term_page_load_without_errors(engine: Engine, servers, path: str, heading: str) -> None:
+    engine.open(servers["plain"].url + path)
+    assert engine.text("article h1").rstrip("¶").startswith(heading)
+    # The capability check passed: nothing missing, and the loader it adds readied the widget
+    # (the ONNX term page embeds the linear model's).
+    assert engine.evaluate("window.onnxLiveExampleCheck.missing") == []
+    if path:
+        engine.wait_until(READY)
+        assert engine.text(WIDGET + ' [data-le="state"]') == "Ready: press Run."
+    assert engine.errors() == []
+
+
+def test_errors_are_seen_in_every_engine(engine: Engine, servers) -> None:
+    """The error checks above can fail: a console error, an uncaught error and a blocked
+    inline script (the site's Content-Security-Policy applies in each engine) all show up."""
+    engine.open(servers["plain"].url)
+    assert engine.errors() == []
+    # A script of the site's origin that errs twice, and an inline one the policy must block.
+    engine.evaluate(
+        f"document.head.appendChild(Object.assign(document.createElement('script'), "
+        f"{{src: '{PREFIX}{ERROR_PROBE}'}})), document.head.appendChild(Object.assign("
+        f"document.createElement('script'), {{textContent: 'window.probeRan = 1'}})), 0")
+    # The drivers report errors as events: wait until the three have arrived.
+    expected = ("probe: console", "probe: uncaught", "script-src")
+    deadline = time.monotonic() + 20
+    while not all(any(part in e for e in engine.errors()) for part in expected):
+        assert time.monotonic() < deadline, engine.errors()
+        time.sleep(0.1)
+    assert engine.evaluate("typeof window.probeRan") == "undefined"  # the policy blocked it
+
+
+def test_a_browser_without_what_the_examples_need_is_told_why(wpe: Engine, real_site: Built) -> None:
+    """WPE WebKit 2.38 (Safari 16.0's level) has no import maps and no WebAssembly SIMD, and its
+    regular expressions have no lookbehind (the widget's presenters use one): the capability
+    check loads none of the widget, and every widget says why in one line."""
+    with engine_server(real_site.site, PREFIX) as server:
+        for path in ("models/linear/", "glossary/onnx/"):
+            wpe.open(server.url + path)
+            wpe.wait_until(f"document.querySelector('{WIDGET}').dataset.state === 'unsupported'")
+            line = wpe.text(WIDGET + ' [data-le="state"]')
+            assert line == ("This browser cannot run the live example: it has no import maps, "
+                            "no WebAssembly SIMD, no regular-expression lookbehind, no "
+                            "OffscreenCanvas. It runs in Chrome or Edge 111, Firefox 115, "
+                            "Safari 16.4 or newer."), line
+            assert wpe.evaluate(f"document.querySelector('{RUN}').disabled") is True
+            assert wpe.errors() == []
+        # Nothing of the widget was fetched but the check and the stylesheet: not its loader,
+        # its modules, the example or the runtime.
+        fetched = {p.rsplit("/", 1)[1] for p in server.requests
+                   if "live-example" in p or p.endswith("example.mjs") or "/assets/ort/" in p}
+        assert fetched == {"live-example-check.js", "live-example.css"}
