@@ -290,5 +290,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    tfl.with_fixed_hash_seed()
     run_main(main)

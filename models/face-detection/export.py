@@ -398,5 +398,4 @@ def compare_mediapipe(name: str, expected: list[dict[str, object]], boxes: np.nd
 
 
 if __name__ == "__main__":
-    tfl.with_fixed_hash_seed()
     run_main(main)

@@ -186,19 +186,6 @@ def unsupported_ops(messages: list[str]) -> list[str]:
     return found
 
 
-def with_fixed_hash_seed() -> None:
-    """Run this export script again with ``PYTHONHASHSEED=0`` unless it already has it.
-
-    tf2onnx walks sets of tensor names while it orders the graph, and Python's string hashes
-    change from process to process: two exports of the same file came out with their nodes in
-    different orders (measured on background-removal). With one seed the bytes are the same
-    every time. The script is a process of its own, so nothing else is changed by it.
-    """
-    if os.environ.get("PYTHONHASHSEED") != "0":
-        os.execve(sys.executable, [sys.executable, *sys.argv],
-                  {**os.environ, "PYTHONHASHSEED": "0"})
-
-
 def convert_tflite(path: Path, who: str, *, input_name: str,
                    custom_op_handlers: Mapping[str, tuple[Callable[..., Any], list[Any]]]
                    | None = None) -> onnx.ModelProto:
