@@ -29,7 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import onnx
+import onnxruntime
 import pytest
 from onnx_glossary.models.export_tools import (
     ExportScript,
@@ -167,13 +169,55 @@ def graph_signature(path: Path) -> dict[str, Any]:
     }
 
 
+def same_function(fresh: Path, committed: Path, name: str) -> bool:
+    """The same operator types, inputs and outputs, and the same outputs on the model's own
+    sample (its test_data_set_0, or its sample picture) within its example.yml tolerance."""
+    a, b = graph_signature(fresh), graph_signature(committed)
+    kinds = [{op for op, _ in s["operators"]} for s in (a, b)]
+    if kinds[0] != kinds[1] or a["inputs"] != b["inputs"] or a["outputs"] != b["outputs"]:
+        return False
+    feeds = sample_feeds(committed.parent)
+    runs = [onnxruntime.InferenceSession(str(p), providers=["CPUExecutionProvider"]).run(None, feeds)
+            for p in (fresh, committed)]
+    return all(np.allclose(x, y, atol=1e-4, rtol=1e-3) for x, y in zip(*runs, strict=True))
+
+
+def sample_feeds(folder: Path) -> dict[str, np.ndarray]:
+    """The model's own sample: its data set's inputs, else its sample picture as RGBA."""
+    from onnx import numpy_helper
+    from PIL import Image
+
+    model = onnx.load(folder / "model.onnx", load_external_data=False)
+    initializers = {t.name for t in model.graph.initializer}
+    names = [v.name for v in model.graph.input if v.name not in initializers]
+    data_set = folder / "test_data_set_0"
+    if data_set.is_dir():
+        feeds = {}
+        for i, name in enumerate(names):
+            tensor = onnx.TensorProto()
+            tensor.ParseFromString((data_set / f"input_{i}.pb").read_bytes())
+            feeds[name] = numpy_helper.to_array(tensor)
+        return feeds
+    picture = np.asarray(Image.open(folder / "sample.png").convert("RGBA"))
+    return {names[0]: picture}
+
+
 def check_against_committed(export: Export, models: Path = MODELS) -> None:
     """Everything a re-export must reproduce; shared by the normal and the portable-torch run
     and by the contributing walk-through (whose models folder is a copy's)."""
     name = export.script.name
     fresh, committed = export.out / "model.onnx", models / name / "model.onnx"
-    assert graph_signature(fresh) == graph_signature(committed), (
-        f"{name}: re-export has another graph than the committed model; run `make models`")
+    converted = metadata(committed).get("framework", "").startswith("tensorflow-lite")
+    if converted:
+        # tf2onnx's optimiser folds a slightly different graph from run to run (measured: 243
+        # and 245 nodes for background-removal, same file, same seed, PYTHONPATH changed; its
+        # passes walk sets in an order that memory layout decides): the operators used, the
+        # signature and the answers must agree, not the node counts.
+        assert same_function(fresh, committed, name), (
+            f"{name}: re-export computes something else than the committed model; run `make models`")
+    else:
+        assert graph_signature(fresh) == graph_signature(committed), (
+            f"{name}: re-export has another graph than the committed model; run `make models`")
     new, old = metadata(fresh), metadata(committed)
     assert sorted(new) == sorted(old), f"{name}: metadata keys changed; run `make models`"
     assert new["export_script_sha256"] == file_sha256(export.script.path) == \
@@ -185,7 +229,7 @@ def check_against_committed(export: Export, models: Path = MODELS) -> None:
         assert abs(float(new["heldout_accuracy"]) - float(old["heldout_accuracy"])) <= \
             ACCURACY_SLACK, (f"{name}: held-out accuracy {new['heldout_accuracy']} against "
                              f"committed {old['heldout_accuracy']}")
-    else:
+    elif not converted:
         # Differences measured with onnxruntime on this machine's CPU are recorded in the file;
         # their last digits depend on the CPU's kernels, so they are compared by value above.
         assert without_measurements(fresh) == without_measurements(committed), (
