@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 
 import { handOver, prepareWasm } from "../../plugins/onnx_glossary/assets/live-example-cache.mjs";
+import { exclusive } from "../../plugins/onnx_glossary/assets/live-example-queue.mjs";
 
 const URL_ = "http://site.test/repo/assets/ort/ort-wasm-simd-threaded.wasm";
 // The smallest valid module: the magic number and version 1.
@@ -85,41 +86,63 @@ describe("handOver", () => {
     const [fetchBefore, instantiateBefore] = [globalThis.fetch, WebAssembly.instantiateStreaming];
     const compiled = WebAssembly.compile(new Uint8Array(EMPTY_MODULE));
     let aborted = false;
-    const finish = handOver({ env: { wasm: {} } }, prepared({ compiled, abort: () => { aborted = true; } }));
-    await globalThis.fetch("http://site.test/repo/models/linear/model.onnx");
-    // As Emscripten does it: fetch the URL, hand the promise to instantiateStreaming.
-    const asked = globalThis.fetch(URL_, { credentials: "same-origin" });
-    assert.equal(globalThis.fetch, fetchBefore); // put back as soon as it was taken
-    const { module, instance } = await WebAssembly.instantiateStreaming(asked, {});
-    assert.equal(module, await compiled);
-    assert.ok(instance instanceof WebAssembly.Instance);
-    assert.equal(WebAssembly.instantiateStreaming, instantiateBefore);
-    await globalThis.fetch(URL_); // a second ask (a fallback) goes to the network
-    assert.deepEqual(others, ["http://site.test/repo/models/linear/model.onnx", URL_]);
-    finish();
+    await exclusive(async (globals) => {
+      const finish = handOver({ env: { wasm: {} } }, prepared({ compiled, abort: () => { aborted = true; } }),
+                              globals);
+      await globalThis.fetch("http://site.test/repo/models/linear/model.onnx");
+      // As Emscripten does it: fetch the URL, hand the promise to instantiateStreaming.
+      const asked = globalThis.fetch(URL_, { credentials: "same-origin" });
+      assert.equal(globalThis.fetch, fetchBefore); // put back as soon as it was taken
+      const { module, instance } = await WebAssembly.instantiateStreaming(asked, {});
+      assert.equal(module, await compiled);
+      assert.ok(instance instanceof WebAssembly.Instance);
+      assert.equal(WebAssembly.instantiateStreaming, instantiateBefore);
+      await globalThis.fetch(URL_); // a second ask (a fallback) goes to the network
+      assert.deepEqual(others, ["http://site.test/repo/models/linear/model.onnx", URL_]);
+      finish();
+    });
     assert.equal(aborted, false);
+    assert.equal(globalThis.fetch, fetchBefore);
+    assert.equal(WebAssembly.instantiateStreaming, instantiateBefore);
   });
 
-  test("a download the runtime never asked for is stopped, fetch and instantiation put back", () => {
+  test("a download the runtime never asked for is stopped, fetch and instantiation put back", async () => {
     const [fetchBefore, instantiateBefore] = [globalThis.fetch, WebAssembly.instantiateStreaming];
     let aborted = false;
     const compiled = WebAssembly.compile(new Uint8Array(EMPTY_MODULE));
-    const finish = handOver({ env: { wasm: {} } }, prepared({ compiled, abort: () => { aborted = true; } }));
-    assert.notEqual(WebAssembly.instantiateStreaming, instantiateBefore); // wrapped meanwhile
-    finish();
-    assert.equal(globalThis.fetch, fetchBefore);
-    assert.equal(WebAssembly.instantiateStreaming, instantiateBefore);
+    await exclusive((globals) => {
+      const finish = handOver({ env: { wasm: {} } }, prepared({ compiled, abort: () => { aborted = true; } }),
+                              globals);
+      assert.notEqual(WebAssembly.instantiateStreaming, instantiateBefore); // wrapped meanwhile
+      finish();
+      assert.equal(globalThis.fetch, fetchBefore);
+      assert.equal(WebAssembly.instantiateStreaming, instantiateBefore);
+    });
     assert.equal(aborted, true);
   });
 
-  test("bytes from the persistent cache go to the runtime as wasmBinary, nothing wrapped", () => {
+  test("a session creation that throws before finish() still gets both put back", async () => {
+    const [fetchBefore, instantiateBefore] = [globalThis.fetch, WebAssembly.instantiateStreaming];
+    const compiled = WebAssembly.compile(new Uint8Array(EMPTY_MODULE));
+    await assert.rejects(exclusive((globals) => {
+      handOver({ env: { wasm: {} } }, prepared({ compiled }), globals);
+      assert.notEqual(globalThis.fetch, fetchBefore);
+      throw new Error("no session");
+    }), { message: "no session" });
+    assert.equal(globalThis.fetch, fetchBefore);
+    assert.equal(WebAssembly.instantiateStreaming, instantiateBefore);
+  });
+
+  test("bytes from the persistent cache go to the runtime as wasmBinary, nothing wrapped", async () => {
     const [fetchBefore, instantiateBefore] = [globalThis.fetch, WebAssembly.instantiateStreaming];
     const ort = { env: { wasm: {} } };
     const binary = new Uint8Array(EMPTY_MODULE);
-    const finish = handOver(ort, prepared({ binary }));
-    assert.equal(ort.env.wasm.wasmBinary, binary);
-    assert.equal(globalThis.fetch, fetchBefore);
-    assert.equal(WebAssembly.instantiateStreaming, instantiateBefore);
-    finish();
+    await exclusive((globals) => {
+      const finish = handOver(ort, prepared({ binary }), globals);
+      assert.equal(ort.env.wasm.wasmBinary, binary);
+      assert.equal(globalThis.fetch, fetchBefore);
+      assert.equal(WebAssembly.instantiateStreaming, instantiateBefore);
+      finish();
+    });
   });
 });

@@ -122,12 +122,14 @@ function countBody(copy, onProgress) {
  * env.wasm.wasmBinary, or the module compiled from the download. Emscripten's code (in the
  * ort bundle) fetches the URL and passes the response to WebAssembly.instantiateStreaming:
  * both are wrapped until that one request is made, so the fetch gets a stand-in and the
- * instantiation the module, and nothing is downloaded twice. Call the returned function once
- * the session exists or failed: it puts both back in any case, stops a download the runtime
- * never asked for, and says when the file came from the browser's cache (same-origin timing
- * is open to the page: nothing crossed the network).
+ * instantiation the module, and nothing is downloaded twice. The wrappers go in through
+ * `globals`, the page-wide queue's (exclusive, in live-example-queue.mjs): call handOver
+ * inside a queued task, which puts both back when it ends, however it ends. Call the
+ * returned function once the session exists or failed: it puts both back, stops a download
+ * the runtime never asked for, and says when the file came from the browser's cache
+ * (same-origin timing is open to the page: nothing crossed the network).
  */
-export function handOver(ort, { url, onProgress, binary, compiled, abort }) {
+export function handOver(ort, { url, onProgress, binary, compiled, abort }, globals) {
   if (binary) {
     ort.env.wasm.wasmBinary = binary;
     return () => loaded.add(url);
@@ -137,25 +139,22 @@ export function handOver(ort, { url, onProgress, binary, compiled, abort }) {
   const pageInstantiate = WebAssembly.instantiateStreaming;
   const standIn = new Response(null, { headers: { "Content-Type": "application/wasm" } });
   let taken = false;
-  function handing(input, init) {
+  const restoreFetch = globals.replace(globalThis, "fetch", (input, init) => {
     if ((input instanceof Request ? input.url : String(input)) !== url) return pageFetch(input, init);
     taken = true;
-    globalThis.fetch = pageFetch;
+    restoreFetch();
     return Promise.resolve(standIn);
-  }
-  async function instantiating(source, imports) {
-    if ((await source) !== standIn) return pageInstantiate.call(WebAssembly, source, imports);
-    WebAssembly.instantiateStreaming = pageInstantiate;
-    const module = await compiled;
-    return { module, instance: await WebAssembly.instantiate(module, imports) };
-  }
-  globalThis.fetch = handing;
-  WebAssembly.instantiateStreaming = instantiating;
+  });
+  const restoreInstantiate = globals.replace(WebAssembly, "instantiateStreaming",
+    async (source, imports) => {
+      if ((await source) !== standIn) return pageInstantiate.call(WebAssembly, source, imports);
+      restoreInstantiate();
+      const module = await compiled;
+      return { module, instance: await WebAssembly.instantiate(module, imports) };
+    });
   return function finish() {
-    if (globalThis.fetch === handing) globalThis.fetch = pageFetch;
-    if (WebAssembly.instantiateStreaming === instantiating) {
-      WebAssembly.instantiateStreaming = pageInstantiate;
-    }
+    restoreFetch();
+    restoreInstantiate();
     if (!taken) {
       abort();
       return;

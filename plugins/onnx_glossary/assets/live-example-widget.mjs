@@ -11,7 +11,8 @@
  *
  * The parts: live-example-core.mjs (pure helpers, unit-tested under node), -inputs.mjs (where
  * the input comes from), -presenters.mjs (how outputs are shown), -cache.mjs (downloads and
- * the persistent cache), -dom.mjs (shared helpers).
+ * the persistent cache), -queue.mjs (one session creation at a time on the page, so that its
+ * wrappers of the page's globals never nest), -dom.mjs (shared helpers).
  *
  * Test hook: window.onnxLiveExample.stats counts the sessions created and released; a page
  * may set window.onnxLiveExample.afterTimings to an async function, called with the session,
@@ -27,6 +28,7 @@ import {
   clearPad, currentInput, feedArgs, initInputs, previewInput,
 } from "./live-example-inputs.mjs";
 import { clearOutputs, presentOutputs } from "./live-example-presenters.mjs";
+import { exclusive } from "./live-example-queue.mjs";
 
 // The runtime sits in <site>/assets/ort/, next to this module's folder (<site>/assets/onnx_glossary/).
 const ORT_BASE = new URL("../ort/", import.meta.url).href;
@@ -159,16 +161,18 @@ async function download(root, example, backend, started) {
 
 async function createSession(root, example, { ort, wasm, model }, choice, pinned) {
   setState(root, "loading", "Creating the session…");
-  const started = performance.now();
-  const finish = handOver(ort, wasm);
-  let created;
-  try {
-    created = await example.createSession(ort, choice.backend, model, pinned);
-  } finally {
-    finish();
-  }
+  // One creation at a time on the page (the queue): handOver's wrappers never meet another's.
+  const { created, createMs } = await exclusive(async (globals) => {
+    const started = performance.now();
+    const finish = handOver(ort, wasm, globals);
+    try {
+      const session = await example.createSession(ort, choice.backend, model, pinned);
+      return { created: session, createMs: performance.now() - started };
+    } finally {
+      finish();
+    }
+  });
   stats.sessionsCreated++;
-  const createMs = performance.now() - started;
   const threads = String(created.ort.env.wasm.numThreads);
   root.dataset.backend = created.backend;
   root.dataset.threads = threads;
