@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { exclusive } from "../../plugins/onnx_glossary/assets/live-example-queue.mjs";
+import { busy, exclusive } from "../../plugins/onnx_glossary/assets/live-example-queue.mjs";
 
 /** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -68,6 +68,21 @@ describe("order and exclusivity", () => {
                      ["wrapped page fetch", "wrapped page fetch", "wrapped page fetch"]);
     assert.deepEqual(seen, [original, original, original]);
     assert.equal(globals.fetch, original);
+  });
+
+  test("busy() says whether a task asked for now would wait", async () => {
+    assert.equal(busy(), false);
+    /** @type {() => void} */
+    let end = () => {};
+    const first = exclusive(() => new Promise((resolve) => { end = () => resolve(undefined); }));
+    assert.equal(busy(), true);
+    const second = exclusive(() => {});
+    await Promise.resolve();
+    end();
+    await first;
+    assert.equal(busy(), true); // the second has not ended yet
+    await second;
+    assert.equal(busy(), false);
   });
 });
 

@@ -1,18 +1,22 @@
 // @ts-check
 /*
- * Live examples, the page-wide queue of tasks that replace the page's globals for a while.
+ * Live examples, the page-wide queue of tasks that need the page's shared things to
+ * themselves: its globals, and the runtime.
  *
  * Creating a session hands the runtime its .wasm by wrapping globalThis.fetch and
  * WebAssembly.instantiateStreaming (handOver, in live-example-cache.mjs); another wrapper
  * (a console capture, say) may join it. Two widgets of one page creating their sessions at
- * once would wrap the wrappers, and whichever finished first would put back the other's. So
- * every such task runs through exclusive(): one at a time, in the order asked, each with the
- * page's globals to itself for its whole duration. A task replaces a global only through the
- * `replace` it is given, and whatever it replaced is put back when it ends, whether it
- * returned or threw, before the next task starts.
+ * once would wrap the wrappers, and whichever finished first would put back the other's. And
+ * one runtime serves every widget of the page: onnxruntime-web 1.30's run() takes room on the
+ * runtime's one stack and awaits before giving it back, so two runs at once corrupt each
+ * other. So every such task runs through exclusive(): one at a time, in the order asked, each
+ * with the page's globals and runtime to itself for its whole duration. A task replaces a
+ * global only through the `replace` it is given, and whatever it replaced is put back when it
+ * ends, whether it returned or threw, before the next task starts.
  *
  * One queue per document: the widget module (and so this one) is imported once per document,
- * and Material's instant navigation keeps the document.
+ * and Material's instant navigation keeps the document. A task that never ends holds up the
+ * ones after it.
  */
 
 /**
@@ -28,6 +32,13 @@
 
 /** The end of the queue: settles when the last task asked for has ended. */
 let tail = Promise.resolve();
+/** Tasks asked for that have not ended yet (the one running and those waiting). */
+let pending = 0;
+
+/** Whether a task asked for now would wait: another one is running or waiting. */
+export function busy() {
+  return pending > 0;
+}
 
 /**
  * Run `task` once every task asked for before it has ended, with the page's globals to
@@ -37,7 +48,8 @@ let tail = Promise.resolve();
  * @returns {Promise<R>}
  */
 export function exclusive(task) {
-  const result = tail.then(() => runTask(task));
+  pending++;
+  const result = tail.then(() => runTask(task)).finally(() => { pending--; });
   tail = result.then(() => {}, () => {}); // a failed task does not stop the queue
   return result;
 }

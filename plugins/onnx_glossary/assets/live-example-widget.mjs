@@ -11,8 +11,8 @@
  *
  * The parts: live-example-core.mjs (pure helpers, unit-tested under node), -inputs.mjs (where
  * the input comes from), -presenters.mjs (how outputs are shown), -cache.mjs (downloads and
- * the persistent cache), -queue.mjs (one session creation at a time on the page, so that its
- * wrappers of the page's globals never nest), -dom.mjs (shared helpers).
+ * the persistent cache), -queue.mjs (one Run at a time uses the page's runtime and wraps its
+ * globals, so that two never meet), -dom.mjs (shared helpers).
  *
  * Test hook: window.onnxLiveExample.stats counts the sessions created and released; a page
  * may set window.onnxLiveExample.afterTimings to an async function, called with the session,
@@ -28,7 +28,7 @@ import {
   clearPad, currentInput, feedArgs, initInputs, previewInput,
 } from "./live-example-inputs.mjs";
 import { clearOutputs, presentOutputs } from "./live-example-presenters.mjs";
-import { exclusive } from "./live-example-queue.mjs";
+import { busy, exclusive } from "./live-example-queue.mjs";
 
 // The runtime sits in <site>/assets/ort/, next to this module's folder (<site>/assets/onnx_glossary/).
 const ORT_BASE = new URL("../ort/", import.meta.url).href;
@@ -47,7 +47,6 @@ if (globalThis.onnxLiveExample) globalThis.onnxLiveExample.stats = stats;
 /* One Run, as the reader sees it happen: the checked result first, the timings after it. */
 async function run(root) {
   resetUi(root);
-  let session = null;
   try {
     const input = currentInput(root);
     root.dataset.sample = input.source === "own" ? "own" : String(input.index);
@@ -56,8 +55,28 @@ async function run(root) {
     const choice = await chooseBackend(root, example);
     const downloaded = await download(root, example, choice.backend, started);
     const { args, pinned } = feedArgs(root, input, example, downloaded.reference);
-    const created = await createSession(root, example, downloaded, choice, pinned);
-    session = created.session;
+    if (busy()) setState(root, "loading", "Waiting for the other live example on this page…");
+    // The runtime is the page's: one Run at a time uses it (see live-example-queue.mjs).
+    const verdict = await exclusive((globals) => runModel(root, {
+      example, downloaded, choice, input, args, pinned,
+    }, globals));
+    setState(root, "done", verdict);
+  } catch (error) {
+    showError(root, error);
+  } finally {
+    release(root);
+  }
+}
+
+/*
+ * The part of a Run that uses the runtime, from the session's creation to its release: a
+ * task of the page-wide queue. onnxruntime-web 1.30's run() (lib/wasm/wasm-core-impl.ts)
+ * takes room on the runtime's one stack and awaits before it gives it back, so two runs of
+ * the page at once corrupt each other; the timings of one would count the other's too.
+ */
+async function runModel(root, { example, downloaded, choice, input, args, pinned }, globals) {
+  const created = await createSession(root, example, downloaded, choice, pinned, globals);
+  try {
     const feeds = await example.makeFeeds(created.ort, ...args);
     const pixelNote = checkSamplePixels(root, feeds, downloaded.reference, input);
     const first = await firstRun(root, created, feeds);
@@ -71,11 +90,10 @@ async function run(root) {
     });
     const verdict = showResult(root, created.backend, check, pixelNote, input);
     await timeRuns(root, created, feeds, first.ms);
-    setState(root, "done", verdict);
-  } catch (error) {
-    showError(root, error);
+    return verdict;
   } finally {
-    release(root, session);
+    // Free the session (WebGPU memory) before the next task's runtime work starts.
+    await created.session.release().then(() => { stats.sessionsReleased++; }, () => {});
   }
 }
 
@@ -159,20 +177,18 @@ async function download(root, example, backend, started) {
   }
 }
 
-async function createSession(root, example, { ort, wasm, model }, choice, pinned) {
+async function createSession(root, example, { ort, wasm, model }, choice, pinned, globals) {
   setState(root, "loading", "Creating the session…");
-  // One creation at a time on the page (the queue): handOver's wrappers never meet another's.
-  const { created, createMs } = await exclusive(async (globals) => {
-    const started = performance.now();
-    const finish = handOver(ort, wasm, globals);
-    try {
-      const session = await example.createSession(ort, choice.backend, model, pinned);
-      return { created: session, createMs: performance.now() - started };
-    } finally {
-      finish();
-    }
-  });
+  const started = performance.now();
+  const finish = handOver(ort, wasm, globals);
+  let created;
+  try {
+    created = await example.createSession(ort, choice.backend, model, pinned);
+  } finally {
+    finish();
+  }
   stats.sessionsCreated++;
+  const createMs = performance.now() - started;
   const threads = String(created.ort.env.wasm.numThreads);
   root.dataset.backend = created.backend;
   root.dataset.threads = threads;
@@ -299,11 +315,8 @@ function showError(root, error) {
   setState(root, "error", "Failed; press Run to try again.");
 }
 
-/* After every Run, whatever happened: free the session (WebGPU memory) and the button. */
-function release(root, session) {
-  if (session) {
-    session.release().then(() => { stats.sessionsReleased++; }, () => {});
-  }
+/* After every Run, whatever happened: free the button (runModel freed the session). */
+function release(root) {
   delete part(root, "progress").dataset.active;
   runButton(root).disabled = false;
   showCacheLine(root);
