@@ -56,6 +56,16 @@ export function formatValues(values, shown = SHOWN_VALUES) {
   return "[" + head + (more > 0 ? ", … " + more + " more" : "") + "]";
 }
 
+/**
+ * An identifier cut after each / _ . : - (where a line may break in it), the cuts kept:
+ * "a/b_c" -> ["a/", "b_", "c"]; the empty string is one empty piece. No regex lookbehind:
+ * WebKit at Safari 16.0's level (WPE WebKit 2.38) cannot parse one, and the module holding
+ * it fails to load ("Invalid regular expression: invalid group specifier name").
+ */
+export function breakPieces(text) {
+  return text.match(/[^/_.:-]*[/_.:-]|[^/_.:-]+/g) || [""];
+}
+
 /** Dims as the table shows them: [1, 3]. */
 export function formatDims(dims) {
   return "[" + Array.from(dims).join(", ") + "]";

@@ -10,8 +10,8 @@
  * from a model or example.yml is set as text, never as markup.
  */
 import {
-  formatDims, formatPercent, formatValue, formatValues, greyPixels, heatmapGradient,
-  heatmapPixels, readClasses, readValues,
+  breakPieces, formatDims, formatPercent, formatValue, formatValues, greyPixels,
+  heatmapGradient, heatmapPixels, readClasses, readValues,
 } from "./live-example-core.mjs";
 import { part } from "./live-example-dom.mjs";
 import { drawCells } from "./live-example-inputs.mjs";
@@ -26,7 +26,7 @@ function element(tag, className, text) {
 /* An identifier in <code>, breakable after / _ . : - (sensible points, not mid-word). */
 function identifier(text) {
   const code = element("code");
-  for (const piece of String(text).split(/(?<=[/_.:-])/)) {
+  for (const piece of breakPieces(String(text))) {
     code.append(piece, document.createElement("wbr"));
   }
   return code;
