@@ -1,24 +1,35 @@
+// @ts-check
 // mkdocs-material draws ```mermaid fences through a global `mermaid` (initialize, then render)
 // and loads one from a CDN when none exists. This stand-in keeps that contract and imports the
 // self-hosted ESM build on first use, so pages without a diagram fetch none of its 5 MB and no
 // page ever asks another origin.
 (() => {
-  const base = new URL("../mermaid/", document.currentScript.src);
+  // A classic script of this page: currentScript is its <script> element while it runs.
+  const base = new URL("../mermaid/", /** @type {HTMLScriptElement} */ (document.currentScript).src);
+  /** @type {object} */
   let options = {};
+  /** @type {Promise<MermaidGlobal> | null} */
   let loading = null;
   const load = () => {
-    loading ??= import(new URL("mermaid.esm.min.mjs", base).href).then(({ default: mermaid }) => {
+    loading ??= mermaidModule().then(({ default: mermaid }) => {
       mermaid.initialize(options);
       return mermaid;
     });
     return loading;
   };
+  /**
+   * The self-hosted ESM build (import() of a URL is untyped: its default export is mermaid).
+   * @returns {Promise<{default: MermaidGlobal}>}
+   */
+  const mermaidModule = () => import(new URL("mermaid.esm.min.mjs", base).href);
   // Mermaid scales a diagram down to its box (width 100%, max-width its natural width), so a
   // wide one shrinks to unreadable text on a phone. Never below MIN_SCALE of its natural size:
   // past that it scrolls sideways in its box (div.mermaid, see glossary.css).
   const MIN_SCALE = 0.8;
+  /** @param {string} svg */
   const readable = (svg) => svg.replace(/^(<svg\b[^>]*?style="[^"]*?)max-width:\s*([\d.]+)px;?/,
-    (all, head, width) => `${head}max-width: ${width}px; min-width: ${Math.round(width * MIN_SCALE)}px;`);
+    /** @type {(all: string, head: string, width: string) => string} */
+    (all, head, width) => `${head}max-width: ${width}px; min-width: ${Math.round(Number(width) * MIN_SCALE)}px;`);
   window.mermaid = {
     initialize(next) {
       options = next;
