@@ -1,3 +1,4 @@
+// @ts-check
 // Unit tests of how the widget gets the runtime its .wasm (plugins/onnx_glossary/assets/
 // live-example-cache.mjs): compiled as it arrives from the moment Run is pressed, counted only
 // when the download is slow, and handed to the runtime's own fetch and instantiation, once.
@@ -13,11 +14,17 @@ const URL_ = "http://site.test/repo/assets/ort/ort-wasm-simd-threaded.wasm";
 const EMPTY_MODULE = [0, 97, 115, 109, 1, 0, 0, 0];
 const pageFetch = globalThis.fetch;
 const pageInstantiate = WebAssembly.instantiateStreaming;
+/** @type {{dataset: DOMStringMap}} */
 const root = { dataset: {} }; // a widget without the persistent cache
 
+/** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/* A server's response: the chunks after the given delays (ms), with these headers. */
+/**
+ * A server's response: the chunks after the given delays (ms), with these headers.
+ * @param {Array<[number, number[]]>} chunks
+ * @param {HeadersInit} headers
+ */
 function served(chunks, headers) {
   const body = new ReadableStream({
     async start(controller) {
@@ -38,6 +45,7 @@ describe("prepareWasm", () => {
 
   test("a fast download is compiled as it arrives and reported once, whole, when done", async () => {
     globalThis.fetch = async () => served([[0, EMPTY_MODULE.slice(0, 4)], [5, EMPTY_MODULE.slice(4)]], WASM);
+    /** @type {Array<[number | string, number?]>} */
     const progress = [];
     const prepared = await prepareWasm(root, URL_, "wasm", (...report) => progress.push(report));
     assert.ok((await prepared.compiled) instanceof WebAssembly.Module);
@@ -46,6 +54,7 @@ describe("prepareWasm", () => {
 
   test("a slow download is counted from the moment it is slow on", async () => {
     globalThis.fetch = async () => served([[0, EMPTY_MODULE.slice(0, 4)], [400, EMPTY_MODULE.slice(4)]], WASM);
+    /** @type {Array<[number | string, number?]>} */
     const progress = [];
     const prepared = await prepareWasm(root, URL_, "wasm", (...report) => progress.push(report));
     await sleep(300);
@@ -56,6 +65,7 @@ describe("prepareWasm", () => {
 
   test("a server that does not say application/wasm still gets its file compiled, counted", async () => {
     globalThis.fetch = async () => served([[0, EMPTY_MODULE]], { "Content-Type": "application/octet-stream" });
+    /** @type {Array<[number | string, number?]>} */
     const progress = [];
     const prepared = await prepareWasm(root, URL_, "wasm", (...report) => progress.push(report));
     assert.ok((await prepared.compiled) instanceof WebAssembly.Module);
@@ -76,11 +86,17 @@ describe("handOver", () => {
     WebAssembly.instantiateStreaming = pageInstantiate;
   });
 
+  /**
+   * What prepareWasm gives, with `extra` in place of its defaults.
+   * @param {Partial<import("../../plugins/onnx_glossary/assets/live-example-cache.mjs").PreparedWasm>} [extra]
+   * @returns {import("../../plugins/onnx_glossary/assets/live-example-cache.mjs").PreparedWasm}
+   */
   function prepared(extra = {}) {
     return { url: URL_, onProgress() {}, binary: null, compiled: null, abort() {}, ...extra };
   }
 
   test("the runtime's fetch and instantiation of the .wasm get the module compiled at Run, once", async () => {
+    /** @type {string[]} */
     const others = [];
     globalThis.fetch = async (input) => { others.push(String(input)); return new Response("x"); };
     const [fetchBefore, instantiateBefore] = [globalThis.fetch, WebAssembly.instantiateStreaming];
@@ -135,6 +151,7 @@ describe("handOver", () => {
 
   test("bytes from the persistent cache go to the runtime as wasmBinary, nothing wrapped", async () => {
     const [fetchBefore, instantiateBefore] = [globalThis.fetch, WebAssembly.instantiateStreaming];
+    /** @type {{env: {wasm: {wasmBinary?: ArrayBufferLike | Uint8Array}}}} */
     const ort = { env: { wasm: {} } };
     const binary = new Uint8Array(EMPTY_MODULE);
     await exclusive((globals) => {

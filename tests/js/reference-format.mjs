@@ -95,8 +95,11 @@ const REFERENCE = {
 /** @type {Format} */
 const TENSOR_FORMAT = { marks: TENSOR };
 
-/** The whole file's format. */
-export const REFERENCE_FORMAT = /** @type {Format} */ ({
+/**
+ * The whole file's format.
+ * @type {Format}
+ */
+export const REFERENCE_FORMAT = {
   marks: REFERENCE,
   inner: {
     inputs: [TENSOR_FORMAT],
@@ -114,7 +117,7 @@ export const REFERENCE_FORMAT = /** @type {Format} */ ({
     reading: { marks: READING },
     input: { marks: INPUT_SPEC, inner: { fields: [{ marks: FORM_FIELD }] } },
   },
-});
+};
 
 /** @param {unknown} value */
 function kindOf(value) {
@@ -131,9 +134,10 @@ function kindOf(value) {
  * @returns {string[]}
  */
 export function formatProblems(value, format, at = "reference.json") {
-  if (kindOf(value) !== "object") return [at + ": " + kindOf(value) + ", not an object"];
-  // An object: JSON.parse gives no other kind of object.
-  const entries = new Map(Object.entries(/** @type {object} */ (value)));
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return [at + ": " + kindOf(value) + ", not an object"];
+  }
+  const entries = new Map(Object.entries(value));
   /** @type {string[]} */
   const problems = [];
   for (const key of entries.keys()) {

@@ -63,7 +63,7 @@ const loaded = new Set();
 
 /**
  * The build's content hashes for this widget's files (data-cache), or null when off.
- * @param {WidgetRoot} root
+ * @param {Pick<WidgetRoot, "dataset">} root
  * @returns {Digests | null}
  */
 function digests(root) {
@@ -77,7 +77,7 @@ function digests(root) {
  * runtime of this page already started from it. Rejects with a readable error (HTTP 404 ...)
  * before the runtime starts. Pass the result to handOver before creating the session; call
  * abort() if the Run ends before that.
- * @param {WidgetRoot} root
+ * @param {Pick<WidgetRoot, "dataset">} root
  * @param {string} url
  * @param {string} backend
  * @param {OnProgress} onProgress
@@ -195,7 +195,8 @@ function countBody(copy, onProgress) {
  * returned function once the session exists or failed: it puts both back, stops a download
  * the runtime never asked for, and says when the file came from the browser's cache
  * (same-origin timing is open to the page: nothing crossed the network).
- * @param {Pick<Ort, "env">} ort
+ * @param {{env: {wasm: Pick<Ort["env"]["wasm"], "wasmBinary">}}} ort The runtime (only its
+ *   env.wasm.wasmBinary is set).
  * @param {PreparedWasm} prepared
  * @param {Globals} globals
  * @returns {() => void}
@@ -242,7 +243,7 @@ export function handOver(ort, { url, onProgress, binary, compiled, abort }, glob
 
 /**
  * A model or reference file's bytes, from the persistent cache when it holds this build's.
- * @param {WidgetRoot} root
+ * @param {Pick<WidgetRoot, "dataset">} root
  * @param {string} url
  * @param {"model" | "reference"} name
  * @param {string} what

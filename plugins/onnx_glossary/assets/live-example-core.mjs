@@ -5,7 +5,7 @@
  * node runs its unit tests (tests/js/*.test.mjs), so everything here must work in both.
  */
 
-/** @import { Reference, ReferenceReading } from "./live-example-reference.mjs" */
+/** @import { ReferenceReading, ReferenceTensor } from "./live-example-reference.mjs" */
 
 /**
  * A run of numbers: an array, a typed array, or a tensor's data.
@@ -42,7 +42,16 @@
  * @typedef {(url: string) => Promise<Response>} Fetcher
  */
 
-/** How long the widget spends timing a model (software WebGPU is very slow: keep a budget). */
+/**
+ * How the widget times a model: see TIMING.
+ * @typedef {{runs: number, minRuns: number, budgetMs: number, groupMs: number,
+ *            maxGroup: number, calibrations: number}} Timing
+ */
+
+/**
+ * How long the widget spends timing a model (software WebGPU is very slow: keep a budget).
+ * @type {Readonly<Timing>}
+ */
 export const TIMING = Object.freeze({
   runs: 20, // median of up to this many groups of runs...
   minRuns: 3, // ...at least this many, even past the budget...
@@ -189,8 +198,9 @@ export function compare(actual, expected, atol, rtol) {
  * `outputs` maps names to {type, dims, values}. Without a reference (the reader's own input)
  * nothing is compared and every row says `unreferenced`. Returns one row per output, in the
  * outputs' order, and the overall verdict.
- * @param {Record<string, PlainTensor>} outputs
- * @param {Pick<Reference, "outputs"> | null} reference
+ * @param {Record<string, {dims: ArrayLike<number | bigint>,
+ *                          values: ArrayLike<number | bigint | string | boolean>}>} outputs
+ * @param {{outputs: Array<Pick<ReferenceTensor, "name" | "dims" | "data">>} | null} reference
  * @param {{atol: number, rtol: number}} tolerance
  * @returns {{rows: Array<{name: string, verdict: string}>, pass: boolean, maxAbs: number}}
  */
@@ -239,6 +249,7 @@ export function checkText({ maxAbs, pass, note, onnxruntime, atol, rtol }) {
  * @template T
  * @param {() => Promise<T>} runOnce
  * @param {() => number} now
+ * @param {Timing} [timing]
  * @returns {Promise<{outputs: T | undefined, group: number, times: number[]}>} outputs
  *   undefined only when `timing` asks for no run at all.
  */
@@ -494,7 +505,7 @@ export function topK(values, k) {
  * Returns {rows: [{name, index, probability}], answer} (answer: the top class's name).
  * @param {ArrayLike<number | bigint | string>} values
  * @param {ArrayLike<number | bigint>} dims
- * @param {Pick<ReferenceReading, "softmax" | "classes" | "top">} reading
+ * @param {Partial<Pick<ReferenceReading, "softmax" | "classes" | "top">>} reading
  */
 export function readClasses(values, dims, reading) {
   const width = dims.length ? Number(dims[dims.length - 1]) : values.length;
@@ -524,7 +535,7 @@ export function formatPercent(p) {
  * several rows) and unit. Returns [{label, text}].
  * @param {ArrayLike<number | bigint | string>} values
  * @param {ArrayLike<number | bigint>} dims
- * @param {Pick<ReferenceReading, "labels" | "unit">} reading
+ * @param {Partial<Pick<ReferenceReading, "labels" | "unit">>} reading
  */
 export function readValues(values, dims, reading) {
   const labels = reading.labels || [];

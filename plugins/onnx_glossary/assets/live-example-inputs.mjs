@@ -14,9 +14,16 @@ import { ownDims, sameShapes } from "./live-example-core.mjs";
 import { context2d, needPart, part } from "./live-example-dom.mjs";
 
 /**
- * @import { Reference } from "./live-example-reference.mjs"
+ * @import { ReferenceTensor } from "./live-example-reference.mjs"
  * @import { WidgetRoot } from "./live-example-dom.mjs"
  * @import { ExampleModule, FeedArgs, FeedValues } from "./live-example-widget.mjs"
+ */
+
+/**
+ * The part of reference.json that feedArgs reads: every sample's inputs (sample 0's are the
+ * top level's).
+ * @typedef {Pick<ReferenceTensor, "name" | "dims" | "data">} SampleTensor
+ * @typedef {{inputs: SampleTensor[], samples: Array<{inputs?: SampleTensor[]}>}} SampleInputs
  */
 
 /**
@@ -77,7 +84,7 @@ export function currentInput(root) {
 
 /**
  * Inputs of a sample as {name: values} and {name: dims} (sample 0's are the top level).
- * @param {Reference} reference
+ * @param {SampleInputs} reference
  * @param {number} index
  * @returns {{values: FeedValues, dims: Record<string, number[]>}}
  */
@@ -124,7 +131,7 @@ function padPixels(root) {
  * @param {WidgetRoot} root
  * @param {RunInput} input
  * @param {Pick<ExampleModule, "drawingToInput">} example
- * @param {Reference} reference
+ * @param {SampleInputs} reference
  * @returns {{args: FeedArgs, pinned: boolean}}
  */
 export function feedArgs(root, input, example, reference) {
@@ -313,6 +320,7 @@ function drawThumbnails(root) {
     /** @type {HTMLInputElement | null | undefined} */
     const radio = canvas.parentElement && canvas.parentElement.querySelector("input[data-values]");
     if (!radio || !radio.dataset.values) continue;
+    /** @type {number[]} */
     const values = JSON.parse(radio.dataset.values);
     drawCells(canvas, values, Number(root.dataset.inputMax || 16));
   }

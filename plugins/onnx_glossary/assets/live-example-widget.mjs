@@ -33,7 +33,7 @@ import { busy, exclusive } from "./live-example-queue.mjs";
 
 /**
  * @import { PreparedWasm } from "./live-example-cache.mjs"
- * @import { DownloadSizes, OnProgress, PlainTensor, TensorNumbers } from "./live-example-core.mjs"
+ * @import { DownloadSizes, OnProgress, PlainTensor } from "./live-example-core.mjs"
  * @import { WidgetRoot } from "./live-example-dom.mjs"
  * @import { RunInput } from "./live-example-inputs.mjs"
  * @import { ShownResult } from "./live-example-presenters.mjs"
@@ -333,7 +333,7 @@ function plainTensors(tensors) {
  */
 function tensorValues(tensor) {
   const data = tensor.data;
-  return Array.isArray(data) ? Array.from(data) : core.toNumbers(/** @type {TensorNumbers} */ (data));
+  return Array.isArray(data) ? Array.from(data) : core.toNumbers(data);
 }
 
 /**
