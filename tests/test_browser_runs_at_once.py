@@ -13,6 +13,7 @@ does not support unaligned accesses"): two sessions' runs of one runtime at once
 
 from __future__ import annotations
 
+import itertools
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -108,6 +109,6 @@ def test_runs_pressed_at_once_all_match_and_the_globals_are_the_pages_own(cards)
         for key in ("fetch", "instantiateStreaming"):
             sets = [is_original for name, is_original in after["sets"] if name == key]
             assert sets and sets[0] is False and sets[-1] is True, (key, sets)
-            assert all(a != b for a, b in zip(sets, sets[1:], strict=False)), (key, sets)
+            assert all(a != b for a, b in itertools.pairwise(sets)), (key, sets)
         assert probe.errors == []
         assert probe.other_origin == []

@@ -18,7 +18,7 @@ const pageInstantiate = WebAssembly.instantiateStreaming;
 const root = { dataset: {} }; // a widget without the persistent cache
 
 /** @param {number} ms */
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
 /**
  * A server's response: the chunks after the given delays (ms), with these headers.

@@ -9,7 +9,7 @@ import { describe, test } from "node:test";
 import { busy, exclusive } from "../../plugins/onnx_glossary/assets/live-example-queue.mjs";
 
 /** @param {number} ms */
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
 /** A stand-in for a global object: two properties a task may replace. */
 function page() {

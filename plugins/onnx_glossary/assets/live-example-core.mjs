@@ -257,7 +257,8 @@ export async function timeRuns(runOnce, now, timing = TIMING) {
   /** @type {T | undefined} */
   let outputs;
   let group = 0;
-  let started = 0;
+  /** @type {number} */
+  let started;
   // The group size: how many runs last the group time, the largest of a few tries, so one
   // slow run (a garbage collection, another tab) does not leave a fast model timed run by run.
   for (let round = 0; round < timing.calibrations; round++) {
@@ -443,7 +444,8 @@ export async function openResponse(url, what, fetchImpl = (input) => fetch(input
   try {
     response = await fetchImpl(url);
   } catch (error) {
-    throw new Error("Could not download " + what + " (" + url + "): " + errorMessage(error));
+    throw new Error("Could not download " + what + " (" + url + "): " + errorMessage(error),
+                    { cause: error });
   }
   if (!response.ok) {
     throw new Error("Could not download " + what + ": HTTP " + response.status + " " +

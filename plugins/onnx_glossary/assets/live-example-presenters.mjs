@@ -91,9 +91,9 @@ function valuesTable(root, run) {
   const head = table.createTHead().insertRow();
   for (const title of titles) head.appendChild(element("th", "", title));
   const body = table.createTBody();
-  for (const { name, type, dims, values, verdict } of run.results) {
+  for (const { name, type, dims, values: data, verdict } of run.results) {
     const row = body.insertRow();
-    [name, type, formatDims(dims), formatValues(values), verdict].forEach((text, i) => {
+    [name, type, formatDims(dims), formatValues(data), verdict].forEach((text, i) => {
       const cell = row.insertCell();
       // The column's title, for the stacked layout of narrow screens (CSS shows it).
       cell.dataset.title = titles[i];

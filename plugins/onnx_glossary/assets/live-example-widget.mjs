@@ -215,7 +215,7 @@ function startDownloads(root) {
     track,
   };
   // Awaited later, in download(); until then a failure must not count as unhandled.
-  for (const download of [started.model, started.reference]) download.catch(() => {});
+  for (const pending of [started.model, started.reference]) pending.catch(() => {});
   return started;
 }
 

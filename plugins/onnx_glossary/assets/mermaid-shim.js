@@ -10,18 +10,20 @@
   let options = {};
   /** @type {Promise<MermaidGlobal> | null} */
   let loading = null;
-  const load = () => {
-    loading ??= mermaidModule().then(({ default: mermaid }) => {
-      mermaid.initialize(options);
-      return mermaid;
-    });
-    return loading;
-  };
   /**
    * The self-hosted ESM build (import() of a URL is untyped: its default export is mermaid).
    * @returns {Promise<{default: MermaidGlobal}>}
    */
   const mermaidModule = () => import(new URL("mermaid.esm.min.mjs", base).href);
+  const load = () => {
+    if (loading === null) {
+      loading = mermaidModule().then(({ default: mermaid }) => {
+        mermaid.initialize(options);
+        return mermaid;
+      });
+    }
+    return loading;
+  };
   // Mermaid scales a diagram down to its box (width 100%, max-width its natural width), so a
   // wide one shrinks to unreadable text on a phone. Never below MIN_SCALE of its natural size:
   // past that it scrolls sideways in its box (div.mermaid, see glossary.css).
@@ -37,7 +39,7 @@
     },
     async render(id, text) {
       const result = await (await load()).render(id, text);
-      return { ...result, svg: readable(result.svg) };
+      return Object.assign({}, result, { svg: readable(result.svg) });
     },
   };
 })();

@@ -1,0 +1,78 @@
+// The lint of the site's JavaScript: `npx eslint` (make lint, and tests/test_lint.py). It
+// catches defects (unused or undeclared names, loose equality, shadowing...) and holds the
+// syntax floor of what the site ships:
+// - the widget's modules (assets/*.mjs) at ES2022, which Safari 16.4, Firefox 115 and Chrome
+//   111 all run, and without regex lookbehind, which WebKit at Safari 16.0's level (WPE WebKit
+//   2.38) cannot parse: a module holding one fails to load there, and every widget with it;
+// - the classic scripts every page loads (assets/*.js) at ES2017, so that an older browser
+//   still runs them. The one exception is import(), with which the loader and the mermaid
+//   stand-in load their modules: a browser without it has no modules to load either.
+// The type check is tsc's (tsconfig.json); this file holds no style rules.
+import js from "@eslint/js";
+import esx from "eslint-plugin-es-x";
+import globals from "globals";
+
+const ASSETS = "plugins/onnx_glossary/assets";
+
+/** Rules that catch real defects, for every file. */
+const DEFECTS = {
+  ...js.configs.recommended.rules,
+  "no-unused-vars": ["error", { args: "after-used", argsIgnorePattern: "^_", caughtErrors: "all" }],
+  eqeqeq: ["error", "always"],
+  "prefer-const": "error",
+  "no-var": "error",
+  "no-shadow": ["error", { builtinGlobals: false, hoist: "functions" }],
+  "no-throw-literal": "error",
+  "no-self-compare": "error",
+  "no-template-curly-in-string": "error",
+  "no-unmodified-loop-condition": "error",
+  "no-promise-executor-return": "error",
+  "no-unused-private-class-members": "error",
+  "no-implicit-globals": "error",
+  "no-new-wrappers": "error",
+  "no-return-assign": "error",
+  "no-sequences": "error",
+};
+
+/**
+ * Browser globals that are easy to use by mistake for a missing local (`event` in a handler
+ * that forgot its parameter, `name`, `length`...): on a page they exist, so no-undef is silent.
+ */
+const CONFUSING_BROWSER_GLOBALS = [
+  "close", "closed", "event", "external", "find", "history", "length", "name", "open",
+  "opener", "origin", "parent", "print", "status", "stop", "top",
+].map((name) => ({ name, message: "Use a local (or window." + name + ") instead." }));
+
+export default [
+  { ignores: ["node_modules/**", "site/**", ".venv*/**", "build/**", "dist/**", "bench-out/**"] },
+  // No finding is silenced in the code: eslint-disable comments are not read.
+  { linterOptions: { noInlineConfig: true, reportUnusedInlineConfigs: "error" } },
+  {
+    files: [ASSETS + "/*.mjs"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.browser },
+    plugins: { "es-x": esx },
+    rules: {
+      ...DEFECTS,
+      ...esx.configs["flat/restrict-to-es2022"].rules,
+      "es-x/no-regexp-lookbehind-assertions": "error",
+      "no-restricted-globals": ["error", ...CONFUSING_BROWSER_GLOBALS],
+    },
+  },
+  {
+    files: [ASSETS + "/*.js"],
+    // Parsed at ES2020 for import() alone; everything after ES2017 is refused below.
+    languageOptions: { ecmaVersion: 2020, sourceType: "script", globals: globals.browser },
+    plugins: { "es-x": esx },
+    rules: {
+      ...DEFECTS,
+      ...esx.configs["flat/restrict-to-es2017"].rules,
+      "es-x/no-dynamic-import": "off",
+      "no-restricted-globals": ["error", ...CONFUSING_BROWSER_GLOBALS],
+    },
+  },
+  {
+    files: ["tests/js/*.mjs", "eslint.config.mjs"],
+    languageOptions: { ecmaVersion: "latest", sourceType: "module", globals: globals.node },
+    rules: DEFECTS,
+  },
+];
