@@ -29,9 +29,12 @@ test: setup setup-export setup-hosts chromium engines
 test-fast: setup setup-hosts
 	$(BIN)/pytest -m "$(FAST)"
 
+# The JavaScript too: tsc type-checks it (tsconfig.json), eslint lints it (eslint.config.mjs).
 lint: setup
 	$(BIN)/ruff check plugins tests scripts models
 	$(BIN)/mypy
+	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/eslint --max-warnings 0
 
 # Re-export every example model with its parity check (needs the export extra: torch, sklearn;
 # models/digits-keras runs in the TensorFlow environment $(TF_VENV)).

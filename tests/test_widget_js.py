@@ -75,3 +75,24 @@ def test_the_snippets_pure_helpers_pass_their_node_tests(tmp_path: Path) -> None
                             env={**os.environ, **paths})
     assert result.returncode == 0, result.stdout + result.stderr
     assert "# fail 0" in result.stdout and "# pass 0" not in result.stdout, result.stdout
+
+
+def test_every_models_reference_json_has_the_format_the_widget_declares(tmp_path: Path) -> None:
+    """reference.json as the build writes it (Reference.to_json) for each model in models/,
+    checked by node against the JSDoc typedef (tests/js/reference-format.check.mjs)."""
+    assert NODE, "node is needed for the widget's unit tests"
+    folders = sorted(p.parent for p in (REPO / "models").glob("*/model.onnx"))
+    assert len(folders) >= 5, folders
+    written = []
+    for folder in folders:
+        facts = analyse_model(folder / "model.onnx", name=folder.name)
+        reference = compute_reference(folder / "model.onnx", facts, load_example_spec(folder), folder)
+        path = tmp_path / folder.name / "reference.json"
+        path.parent.mkdir()
+        path.write_text(reference.to_json(), encoding="utf-8")
+        written.append(str(path))
+    result = subprocess.run([NODE, "--test", str(REPO / "tests" / "js" / "reference-format.check.mjs")],
+                            cwd=REPO, capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "REFERENCE_FILES": "\n".join(written)})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"# pass {len(folders) + 1}" in result.stdout and "# fail 0" in result.stdout, result.stdout

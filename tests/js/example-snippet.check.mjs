@@ -1,3 +1,4 @@
+// @ts-check
 // Unit tests of the pure helpers a generated example.mjs exports (drawingToInput, pictureSize):
 // the code the reader sees is the code that runs, so the tests run that very file. Rendered by
 // tests/test_widget_js.py, which passes the paths: node --test example-snippet.check.mjs
@@ -6,19 +7,42 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 
-const drawing = await import(pathToFileURL(process.env.DRAWING_SNIPPET).href);
-const picture = await import(pathToFileURL(process.env.PICTURE_SNIPPET).href);
+/**
+ * A generated example.mjs the test was given (env `name`), imported (import() of a file is
+ * untyped; example.mjs.jinja writes these exports).
+ * @param {string} name
+ * @returns {Promise<{drawingToInput: (image: ImageData) => number[],
+ *                    pictureSize: (width: number, height: number, maxSide?: number) => number[]}>}
+ */
+async function snippet(name) {
+  const path = process.env[name];
+  assert.ok(path, name + " names no example.mjs");
+  return import(pathToFileURL(path).href);
+}
 
-/* A synthetic ImageData: transparent, with opaque black rectangles [x0, y0, x1, y1). */
+const drawing = await snippet("DRAWING_SNIPPET");
+const picture = await snippet("PICTURE_SNIPPET");
+
+/**
+ * A synthetic ImageData: transparent, with opaque black rectangles [x0, y0, x1, y1).
+ * @param {number} width
+ * @param {number} height
+ * @param {Array<[number, number, number, number]>} rects
+ * @param {{background?: number[], ink?: number[]}} [colours]
+ * @returns {ImageData}
+ */
 function imageData(width, height, rects, { background = [0, 0, 0, 0], ink = [0, 0, 0, 255] } = {}) {
   const data = new Uint8ClampedArray(width * height * 4);
   for (let i = 0; i < width * height; i++) data.set(background, 4 * i);
   for (const [x0, y0, x1, y1] of rects) {
     for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) data.set(ink, 4 * (y * width + x));
   }
-  return { data, width, height };
+  // drawingToInput reads data, width and height only: the other members of ImageData
+  // (colorSpace) need a DOM, which node has not.
+  return /** @type {ImageData} */ ({ data, width, height });
 }
 
+/** @param {number[]} values */
 const grid = (values) => Array.from({ length: 8 }, (_, r) => values.slice(r * 8, r * 8 + 8));
 
 describe("drawingToInput", () => {
@@ -60,6 +84,7 @@ describe("drawingToInput", () => {
   });
 });
 
+/** @param {ImageData} image */
 function drawingToInputSafe(image) {
   return drawing.drawingToInput(image);
 }

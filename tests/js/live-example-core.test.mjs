@@ -1,3 +1,4 @@
+// @ts-check
 // Unit tests of the widget's pure helpers (plugins/onnx_glossary/assets/live-example-core.mjs).
 // Run by tests/test_widget_js.py, or alone: node --test tests/js/
 import assert from "node:assert/strict";
@@ -191,7 +192,10 @@ describe("compareOutputs", () => {
 });
 
 describe("timeRuns", () => {
-  /** A fake model and clock: every run takes `ms` milliseconds and returns its number. */
+  /**
+   * A fake model and clock: every run takes `ms` milliseconds and returns its number.
+   * @param {number} ms
+   */
   function fake(ms) {
     let clock = 0;
     let calls = 0;
@@ -338,6 +342,11 @@ describe("runtimeFile", () => {
 });
 
 describe("fetchBytes", () => {
+  /**
+   * A fetch that answers with these chunks as the body.
+   * @param {number[][]} chunks
+   * @param {ResponseInit} [init]
+   */
   function respond(chunks, init = {}) {
     const body = new ReadableStream({
       start(controller) {
@@ -349,6 +358,7 @@ describe("fetchBytes", () => {
   }
 
   test("joins the chunks and reports progress up to the received total", async () => {
+    /** @type {Array<[number | string, number | undefined]>} */
     const progress = [];
     const bytes = await fetchBytes("m.onnx", "the model", (r, t) => progress.push([r, t]),
                                    respond([[1, 2], [3]]));
@@ -356,6 +366,7 @@ describe("fetchBytes", () => {
     assert.deepEqual(progress, [[2, 2], [3, 3], [3, 3]]);
   });
   test("Content-Length is a hint: a larger one is the total until the end", async () => {
+    /** @type {Array<[number | string, number | undefined]>} */
     const progress = [];
     await fetchBytes("m.onnx", "the model", (r, t) => progress.push([r, t]),
                      respond([[1, 2], [3]], { headers: { "Content-Length": "10" } }));
@@ -372,6 +383,7 @@ describe("fetchBytes", () => {
                          { message: "Could not download the model (/m.onnx): Failed to fetch" });
   });
   test("counting a response as it passes: the same bytes, status and headers, progress", async () => {
+    /** @type {Array<[number | string, number | undefined]>} */
     const progress = [];
     const response = await openResponse("w.wasm", "the runtime", respond([[1, 2], [3, 4, 5]], {
       headers: { "Content-Type": "application/wasm", "Content-Length": "5" },
@@ -476,7 +488,7 @@ describe("heatmap colours", () => {
     for (let k = 0; k < 3; k++) assert.ok(Math.abs(middle[k] - (c0[k] + c1[k]) / 2) <= 1);
   });
   test("the legend's gradient names every stop", () => {
-    assert.equal(heatmapGradient().match(/rgb\(/g).length, HEATMAP_STOPS.length);
+    assert.equal((heatmapGradient().match(/rgb\(/g) || []).length, HEATMAP_STOPS.length);
   });
   test("blended over the picture in grey, opaque", () => {
     const picture = new Uint8Array([255, 255, 255, 255, 0, 0, 0, 255]);

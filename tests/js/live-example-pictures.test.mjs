@@ -1,3 +1,4 @@
+// @ts-check
 // Unit tests of greyPixels (live-example-core.mjs): how a one-channel float output is drawn.
 // Run by tests/test_widget_js.py, or alone: node --test tests/js/
 import assert from "node:assert/strict";
@@ -5,6 +6,10 @@ import { describe, test } from "node:test";
 
 import { greyPixels } from "../../plugins/onnx_glossary/assets/live-example-core.mjs";
 
+/**
+ * @param {Uint8ClampedArray} pixels
+ * @param {number} i
+ */
 const grey = (pixels, i) => Array.from(pixels.slice(4 * i, 4 * i + 4));
 
 describe("greyPixels", () => {

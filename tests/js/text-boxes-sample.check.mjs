@@ -1,3 +1,4 @@
+// @ts-check
 // text-boxes.mjs on the probability map of the shipped sample (models/text-detection/sample.png),
 // the map the build writes into reference.json. Run by tests/test_text_boxes.py, which computes
 // that map and passes the path: node --test text-boxes-sample.check.mjs (env
@@ -14,7 +15,8 @@ const { outputs: [output] } = JSON.parse(readFileSync(path, "utf8"));
 const [height, width] = output.dims;
 const probability = Float32Array.from(output.data);
 const sample = JSON.parse(readFileSync(new URL("../../models/text-detection/sample.boxes.json", import.meta.url), "utf8"));
-const inkBoxes = sample.lines.map((line) => line.ink_box);
+/** @type {[number, number, number, number][]} */
+const inkBoxes = sample.lines.map((/** @type {{ink_box: [number, number, number, number]}} */ line) => line.ink_box);
 
 // rapidocr-onnxruntime 1.4.4's own DBPostProcess (ch_ppocr_det/utils.py, with its config.yaml:
 // thresh 0.3, box_thresh 0.5, unclip_ratio 1.6, use_dilation, score_mode fast), run on this map
@@ -27,6 +29,7 @@ const RAPIDOCR = [
 ];
 
 /** The fraction of `inner` [x0, y0, x1, y1] that lies inside `outer`. */
+/** @param {number[]} outer @param {number[]} inner */
 function covered(outer, inner) {
   const w = Math.min(outer[2], inner[2]) - Math.max(outer[0], inner[0]);
   const h = Math.min(outer[3], inner[3]) - Math.max(outer[1], inner[1]);
@@ -34,6 +37,7 @@ function covered(outer, inner) {
 }
 
 /** Each box's line: the ink box it overlaps most, asserted to be a different one for each. */
+/** @param {import("../../plugins/onnx_glossary/assets/text-boxes.mjs").TextBox[]} boxes */
 function matchLines(boxes) {
   const lines = boxes.map(({ box }) => inkBoxes.reduce((best, ink, i) => (iou(box, ink) > iou(box, inkBoxes[best]) ? i : best), 0));
   assert.equal(new Set(lines).size, boxes.length, `two boxes on one line: ${lines}`);
@@ -56,6 +60,7 @@ test("the unclip step is what makes each box hold its whole line of text", () =>
   // height from its bounds than it needs, so IoU alone does not show the step).
   const bare = detectTextBoxes(probability, width, height, { unclipRatio: 0 });
   assert.equal(bare.length, 3);
+  /** @param {number[]} values */
   const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
   const lines = matchLines(boxes), bareLines = matchLines(bare);
   assert.deepEqual(bareLines, lines);
@@ -71,6 +76,7 @@ test("the unclip step is what makes each box hold its whole line of text", () =>
 test("the boxes are the ones rapidocr's own post-processing finds on this map", () => {
   // Within 2 px and 0.01: a map computed on another CPU may put a pixel on the other side of
   // the threshold.
+  /** @param {{points: number[][]}} a @param {{points: number[][]}} b */
   const byTop = (a, b) => a.points[0][1] - b.points[0][1];
   const ours = [...boxes].sort(byTop), theirs = [...RAPIDOCR].sort(byTop);
   assert.equal(ours.length, theirs.length);

@@ -1,3 +1,4 @@
+// @ts-check
 // Unit tests of text-boxes.mjs (the text detector's post-processing) on synthetic maps.
 // The shipped sample's map is tested by text-boxes-sample.check.mjs, which
 // tests/test_text_boxes.py runs with the map it computes. Run by tests/test_widget_js.py, or
@@ -10,12 +11,17 @@ import {
 } from "../../plugins/onnx_glossary/assets/text-boxes.mjs";
 
 /** A width x height map, 0 except where `value(x, y)` says otherwise. */
+/**
+ * @param {number} width @param {number} height
+ * @param {(x: number, y: number) => number | undefined} value
+ */
 function map(width, height, value) {
   const data = new Float32Array(width * height);
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data[y * width + x] = value(x, y) ?? 0;
   return data;
 }
 /** value(x, y) for rectangles [x0, y0, x1, y1) of a given probability. */
+/** @type {(...list: number[][]) => (x: number, y: number) => number | undefined} */
 const rects = (...list) => (x, y) => list.find(([x0, y0, x1, y1]) => x >= x0 && x < x1 && y >= y0 && y < y1)?.[4];
 
 describe("detectTextBoxes", () => {
@@ -44,12 +50,14 @@ describe("detectTextBoxes", () => {
   });
 
   test("a blob above thresh but under box_thresh gives no box; the same blob stronger does", () => {
+    /** @param {number} p */
     const at = (p) => detectTextBoxes(map(80, 40, rects([10, 10, 60, 25, p])), 80, 40).length;
     assert.equal(at(0.45), 0);
     assert.equal(at(0.6), 1);
   });
 
   test("a map at exactly float32(0.3) is not above thresh, as numpy compares it", () => {
+    /** @param {number} p */
     const at = (p) => detectTextBoxes(map(40, 30, rects([5, 5, 35, 20, p])), 40, 30, { boxThresh: 0 }).length;
     assert.equal(at(0.3), 0); // the Float32Array holds 0.30000001192..., above the double 0.3
     assert.equal(at(0.3001), 1);
@@ -57,6 +65,7 @@ describe("detectTextBoxes", () => {
 
   test("a rotated bar gives a box rotated with it", () => {
     const angle = Math.atan2(-40, 80); // about -26.6 degrees, from (20, 70) to (100, 30)
+    /** @param {number} x @param {number} y */
     const bar = (x, y) => {
       const u = (x - 20) * Math.cos(angle) + (y - 70) * Math.sin(angle);
       const v = -(x - 20) * Math.sin(angle) + (y - 70) * Math.cos(angle);
@@ -65,6 +74,7 @@ describe("detectTextBoxes", () => {
     const boxes = detectTextBoxes(map(120, 100, bar), 120, 100);
     assert.equal(boxes.length, 1);
     const [topLeft, topRight, bottomRight, bottomLeft] = boxes[0].points;
+    /** @param {number[]} p @param {number[]} q */
     const degrees = (p, q) => Math.atan2(q[1] - p[1], q[0] - p[0]) * 180 / Math.PI;
     assert.ok(Math.abs(degrees(topLeft, topRight) - angle * 180 / Math.PI) < 2, JSON.stringify(boxes[0]));
     assert.ok(Math.abs(degrees(bottomLeft, bottomRight) - angle * 180 / Math.PI) < 2, JSON.stringify(boxes[0]));
@@ -74,6 +84,7 @@ describe("detectTextBoxes", () => {
   });
 
   test("a blob whose shorter side is under min_size gives no box; a larger one does", () => {
+    /** @param {number[]} rect */
     const count = (rect) => detectTextBoxes(map(40, 40, rects([...rect, 0.9])), 40, 40).length;
     assert.equal(count([10, 10, 12, 12]), 0); // 2 x 2, dilated to 3 x 3 pixels: a side of 2
     assert.equal(count([5, 10, 35, 12]), 0); // a long bar 2 rows tall
@@ -126,7 +137,9 @@ describe("the geometry rapidocr borrows from OpenCV and Clipper", () => {
   test("roundOffset makes pyclipper's round offset", () => {
     // pyclipper 1.3.0.post6: PyclipperOffset().AddPath(the corners, JT_ROUND, ET_CLOSEDPOLYGON)
     // then Execute(2.0) gave these 8 points for the corners (10.7, 10.7) to (20.9, 15.9).
+    /** @type {[number, number][]} */
     const expected = [[22, 9], [22, 15], [21, 17], [10, 17], [8, 16], [8, 10], [9, 8], [20, 8]];
+    /** @param {[number, number][]} points */
     const sorted = (points) => convexHull(points).map(String).sort();
     assert.deepEqual(sorted(roundOffset([[10, 10], [20, 10], [20, 15], [10, 15]], 2)), sorted(expected));
   });

@@ -22,7 +22,7 @@
     if (typeof value === "string") return value;
     try {
       return JSON.stringify(value);
-    } catch (error) {
+    } catch (_) {
       return String(value);
     }
   }

@@ -1,3 +1,4 @@
+// @ts-check
 /*
  * Live examples, the downloads: the runtime's .wasm, the model and the reference, with
  * progress, and the opt-in persistent cache that keeps them across days.
@@ -20,6 +21,30 @@
  * the runtime gets the bytes (env.wasm.wasmBinary).
  */
 import * as core from "./live-example-core.mjs";
+import { part, setText } from "./live-example-dom.mjs";
+
+/**
+ * @import { OnProgress } from "./live-example-core.mjs"
+ * @import { WidgetRoot } from "./live-example-dom.mjs"
+ * @import { Globals } from "./live-example-queue.mjs"
+ * @import { Ort } from "./live-example-widget.mjs"
+ */
+
+/**
+ * The build's content hashes of a widget's files (data-cache): SHA-256 in hex.
+ * @typedef {{model?: string, reference?: string, wasm: Record<string, string>}} Digests
+ */
+
+/**
+ * The runtime's .wasm, ready for the runtime to start (see prepareWasm): its bytes, or the
+ * module compiled from its download, or neither when a runtime of the page already started.
+ * @typedef {object} PreparedWasm
+ * @property {string} url
+ * @property {OnProgress} onProgress
+ * @property {Uint8Array | null} binary
+ * @property {Promise<WebAssembly.Module> | null} compiled
+ * @property {() => void} abort Stops the download.
+ */
 
 const CACHE_NAME = "onnx-glossary-live-examples";
 // This module sits in <site>/assets/onnx_glossary/: entries under the site root are this site's
@@ -33,9 +58,14 @@ const FROM_BROWSER_CACHE = "from the browser's cache";
 // chunk then cost the cold Run 10 to 20 ms of the page's main thread.
 const QUIET_MS = 250;
 
-const loaded = new Set(); // .wasm URLs a runtime of this page has started from
+/** @type {Set<string>} .wasm URLs a runtime of this page has started from */
+const loaded = new Set();
 
-/** The build's content hashes for this widget's files (data-cache), or null when off. */
+/**
+ * The build's content hashes for this widget's files (data-cache), or null when off.
+ * @param {Pick<WidgetRoot, "dataset">} root
+ * @returns {Digests | null}
+ */
 function digests(root) {
   return root.dataset.cache && globalThis.caches ? JSON.parse(root.dataset.cache) : null;
 }
@@ -47,8 +77,14 @@ function digests(root) {
  * runtime of this page already started from it. Rejects with a readable error (HTTP 404 ...)
  * before the runtime starts. Pass the result to handOver before creating the session; call
  * abort() if the Run ends before that.
+ * @param {Pick<WidgetRoot, "dataset">} root
+ * @param {string} url
+ * @param {string} backend
+ * @param {OnProgress} onProgress
+ * @returns {Promise<PreparedWasm>}
  */
 export async function prepareWasm(root, url, backend, onProgress) {
+  /** @type {PreparedWasm} */
   const prepared = { url, onProgress, binary: null, compiled: null, abort() {} };
   if (loaded.has(url)) {
     onProgress(LOADED); // an earlier Run of this page started the runtime
@@ -70,11 +106,16 @@ export async function prepareWasm(root, url, backend, onProgress) {
   return prepared;
 }
 
-/*
+/**
  * The module compiled from a response as it arrives, its progress counted only once the
  * download is slow: still under way after QUIET_MS (a download already in, whose compilation
  * the page is still busy with, is not counted). A server that does not send application/wasm
  * gets the bytes compiled once they are all in (compileStreaming refuses other types).
+ * @param {string} url
+ * @param {Response} response
+ * @param {OnProgress} onProgress
+ * @param {number} started
+ * @returns {Promise<WebAssembly.Module>}
  */
 function compileArriving(url, response, onProgress, started) {
   const declared = Number(response.headers.get("Content-Length")) || 0;
@@ -84,37 +125,63 @@ function compileArriving(url, response, onProgress, started) {
   }
   const copy = response.clone();
   const compiled = WebAssembly.compileStreaming(response);
+  /** @type {{stop: () => void} | null} */
   let counting = null;
+  const drop = () => {
+    if (copy.body) copy.body.cancel().catch(() => {});
+  };
   const timer = setTimeout(() => {
-    if (downloaded(url, started)) copy.body.cancel().catch(() => {});
+    if (downloaded(url, started)) drop();
     else counting = countBody(copy, onProgress);
   }, QUIET_MS);
   const settle = () => {
     clearTimeout(timer);
     if (counting) counting.stop();
-    else copy.body.cancel().catch(() => {});
+    else drop();
   };
   compiled.then(() => {
     settle();
-    const entry = performance.getEntriesByName(url).pop();
+    const entry = resourceTiming(url);
     const size = (entry && entry.decodedBodySize) || declared;
-    onProgress(...(size ? [size, size] : [LOADED]));
+    if (size) onProgress(size, size);
+    else onProgress(LOADED);
   }, settle);
   return compiled;
 }
 
-/* Whether the download of url started at `started` is complete (its resource timing entry). */
+/**
+ * The last resource timing entry of a URL, if the page has one.
+ * @param {string} url
+ * @returns {PerformanceResourceTiming | undefined}
+ */
+function resourceTiming(url) {
+  const entries = performance.getEntriesByName(url, "resource");
+  // Entries of type "resource" are PerformanceResourceTiming (the Resource Timing spec).
+  return /** @type {PerformanceResourceTiming[]} */ (entries).at(-1);
+}
+
+/**
+ * Whether the download of url started at `started` is complete (its resource timing entry).
+ * @param {string} url
+ * @param {number} started
+ */
 function downloaded(url, started) {
   return performance.getEntriesByName(url).some((entry) => entry.startTime >= started - 1);
 }
 
-/* Read a response to count it (core.countingResponse), keeping nothing; stop() ends it. */
+/**
+ * Read a response to count it (core.countingResponse), keeping nothing; stop() ends it.
+ * @param {Response} copy
+ * @param {OnProgress} onProgress
+ */
 function countBody(copy, onProgress) {
-  const reader = core.countingResponse(copy, onProgress).body.getReader();
+  const body = core.countingResponse(copy, onProgress).body;
+  if (!body) return { stop() {} };
+  const reader = body.getReader();
   (async () => {
     while (!(await reader.read()).done);
   })().catch(() => {});
-  return { stop: () => reader.cancel().catch(() => {}) };
+  return { stop: () => { reader.cancel().catch(() => {}); } };
 }
 
 /**
@@ -122,59 +189,83 @@ function countBody(copy, onProgress) {
  * env.wasm.wasmBinary, or the module compiled from the download. Emscripten's code (in the
  * ort bundle) fetches the URL and passes the response to WebAssembly.instantiateStreaming:
  * both are wrapped until that one request is made, so the fetch gets a stand-in and the
- * instantiation the module, and nothing is downloaded twice. Call the returned function once
- * the session exists or failed: it puts both back in any case, stops a download the runtime
- * never asked for, and says when the file came from the browser's cache (same-origin timing
- * is open to the page: nothing crossed the network).
+ * instantiation the module, and nothing is downloaded twice. The wrappers go in through
+ * `globals`, the page-wide queue's (exclusive, in live-example-queue.mjs): call handOver
+ * inside a queued task, which puts both back when it ends, however it ends. Call the
+ * returned function once the session exists or failed: it puts both back, stops a download
+ * the runtime never asked for, and says when the file came from the browser's cache
+ * (same-origin timing is open to the page: nothing crossed the network).
+ * @param {{env: {wasm: Pick<Ort["env"]["wasm"], "wasmBinary">}}} ort The runtime (only its
+ *   env.wasm.wasmBinary is set).
+ * @param {PreparedWasm} prepared
+ * @param {Globals} globals
+ * @returns {() => void}
  */
-export function handOver(ort, { url, onProgress, binary, compiled, abort }) {
+export function handOver(ort, { url, onProgress, binary, compiled, abort }, globals) {
   if (binary) {
     ort.env.wasm.wasmBinary = binary;
-    return () => loaded.add(url);
+    return () => { loaded.add(url); };
   }
   if (!compiled) return () => {};
+  const module = compiled;
   const pageFetch = globalThis.fetch;
   const pageInstantiate = WebAssembly.instantiateStreaming;
   const standIn = new Response(null, { headers: { "Content-Type": "application/wasm" } });
   let taken = false;
-  function handing(input, init) {
+  /** @type {typeof fetch} */
+  const handing = (input, init) => {
     if ((input instanceof Request ? input.url : String(input)) !== url) return pageFetch(input, init);
     taken = true;
-    globalThis.fetch = pageFetch;
+    restoreFetch();
     return Promise.resolve(standIn);
-  }
-  async function instantiating(source, imports) {
+  };
+  /** @type {typeof WebAssembly.instantiateStreaming} */
+  const instantiating = async (source, imports) => {
     if ((await source) !== standIn) return pageInstantiate.call(WebAssembly, source, imports);
-    WebAssembly.instantiateStreaming = pageInstantiate;
-    const module = await compiled;
-    return { module, instance: await WebAssembly.instantiate(module, imports) };
-  }
-  globalThis.fetch = handing;
-  WebAssembly.instantiateStreaming = instantiating;
+    restoreInstantiate();
+    const ready = await module;
+    return { module: ready, instance: await WebAssembly.instantiate(ready, imports) };
+  };
+  const restoreFetch = globals.replace(globalThis, "fetch", handing);
+  const restoreInstantiate = globals.replace(WebAssembly, "instantiateStreaming", instantiating);
   return function finish() {
-    if (globalThis.fetch === handing) globalThis.fetch = pageFetch;
-    if (WebAssembly.instantiateStreaming === instantiating) {
-      WebAssembly.instantiateStreaming = pageInstantiate;
-    }
+    restoreFetch();
+    restoreInstantiate();
     if (!taken) {
       abort();
       return;
     }
     loaded.add(url);
-    const entry = performance.getEntriesByName(url).pop();
+    const entry = resourceTiming(url);
     if (entry && entry.transferSize === 0 && entry.decodedBodySize > 0) onProgress(FROM_BROWSER_CACHE);
   };
 }
 
-/** A model or reference file's bytes, from the persistent cache when it holds this build's. */
+/**
+ * A model or reference file's bytes, from the persistent cache when it holds this build's.
+ * @param {Pick<WidgetRoot, "dataset">} root
+ * @param {string} url
+ * @param {"model" | "reference"} name
+ * @param {string} what
+ * @param {OnProgress} onProgress
+ * @returns {Promise<Uint8Array>}
+ */
 export function fileBytes(root, url, name, what, onProgress) {
-  const digest = (digests(root) || {})[name];
+  const kept = digests(root);
+  const digest = kept && kept[name];
   return digest
     ? keptBytes(url, digest, what, onProgress, "application/octet-stream")
     : core.fetchBytes(url, what, onProgress);
 }
 
-/* A file's bytes from the persistent cache under its content hash, else downloaded and kept. */
+/**
+ * A file's bytes from the persistent cache under its content hash, else downloaded and kept.
+ * @param {string} url
+ * @param {string} digest
+ * @param {string} what
+ * @param {OnProgress} onProgress
+ * @param {string} type
+ */
 async function keptBytes(url, digest, what, onProgress, type) {
   const store = await caches.open(CACHE_NAME);
   const key = core.cacheKey(url, digest);
@@ -188,7 +279,13 @@ async function keptBytes(url, digest, what, onProgress, type) {
   return bytes;
 }
 
-/** Store a file under its content key and delete its entries under other hashes. */
+/**
+ * Store a file under its content key and delete its entries under other hashes.
+ * @param {Cache} store
+ * @param {string} key
+ * @param {Uint8Array<ArrayBuffer>} bytes
+ * @param {string} type
+ */
 async function keep(store, key, bytes, type) {
   try {
     await store.put(key, new Response(bytes, {
@@ -209,9 +306,12 @@ async function siteEntries() {
   return { store, keys };
 }
 
-/** Show how much this site keeps in the persistent cache (nothing when the option is off). */
+/**
+ * Show how much this site keeps in the persistent cache (nothing when the option is off).
+ * @param {WidgetRoot} root
+ */
 export async function showCacheLine(root) {
-  const line = root.querySelector('[data-le="cache"]');
+  const line = part(root, "cache");
   if (!line || !digests(root)) return;
   try {
     const { store, keys } = await siteEntries();
@@ -219,21 +319,25 @@ export async function showCacheLine(root) {
       const response = await store.match(request);
       return Number(response && response.headers.get("Content-Length")) || 0;
     }));
-    line.querySelector('[data-le="cache-size"]').textContent =
-      core.cacheText(sizes.reduce((a, b) => a + b, 0));
+    setText(line, "cache-size", core.cacheText(sizes.reduce((a, b) => a + b, 0)));
     line.hidden = false;
   } catch {
     line.hidden = true;
   }
 }
 
-/** The line's clear button: delete this site's entries, then show the line again. */
+/**
+ * The line's clear button: delete this site's entries, then show the line again.
+ * @param {WidgetRoot} root
+ */
 export async function clearCache(root) {
   try {
     const { store, keys } = await siteEntries();
     await Promise.all(keys.map((request) => store.delete(request)));
   } finally {
-    for (const widget of document.querySelectorAll("[data-live-example]")) showCacheLine(widget);
+    /** @type {NodeListOf<HTMLElement>} */
+    const widgets = document.querySelectorAll("[data-live-example]");
+    for (const widget of widgets) showCacheLine(widget);
   }
   return root;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 /*
  * Live examples, the capability check: a classic script on every page (MkDocs lists it in
  * extra_javascript in place of live-example.js), in ES2017 syntax so that old browsers can
@@ -34,22 +35,22 @@
     try {
       return typeof WebAssembly === "object" &&
         WebAssembly.validate(new Uint8Array(SIMD_MODULE));
-    } catch (error) {
+    } catch (_) {
       return false;
     }
   }
 
   function hasLookbehind() {
     try { // RegExp() is not eval: a Content-Security-Policy without 'unsafe-eval' allows it
-      // eslint-disable-next-line es-x/no-regexp-lookbehind-assertions -- the feature test itself
       return new RegExp("(?<=a)b").test("ab");
-    } catch (error) {
+    } catch (_) {
       return false;
     }
   }
 
   /* What the widget, example.mjs and onnxruntime-web use that a browser may lack. */
   function missing() {
+    /** @type {Array<[string, () => boolean]>} */
     const checks = [
       ["import maps", hasImportMaps],
       ["WebAssembly SIMD", hasWasmSimd],
@@ -63,21 +64,23 @@
       ["createImageBitmap", function () { return typeof createImageBitmap === "function"; }],
       ["TransformStream", function () { return typeof TransformStream === "function"; }],
       ["BigInt64Array", function () { return typeof BigInt64Array === "function"; }],
-      // eslint-disable-next-line es-x/no-object-fromentries -- the feature test itself
       ["Object.fromEntries", function () { return typeof Object.fromEntries === "function"; }],
-      ["globalThis", function () { return typeof window.globalThis === "object"; }],
+      ["globalThis", function () { return typeof globalThis === "object"; }],
     ];
     return checks.filter(function (check) { return !check[1](); })
       .map(function (check) { return check[0]; });
   }
 
+  /** @param {string[]} lacks */
   function reason(lacks) {
     return "This browser cannot run the live example: it has no " + lacks.join(", no ") +
       ". It runs in " + WORKS_IN + ".";
   }
 
   /* Every widget of the current document says why; Run stays disabled. */
+  /** @param {string[]} lacks */
   function explain(lacks) {
+    /** @type {NodeListOf<HTMLElement>} */
     const roots = document.querySelectorAll("[data-live-example]");
     for (let i = 0; i < roots.length; i++) {
       const root = roots[i];
@@ -85,6 +88,7 @@
       root.dataset.unsupported = lacks.join(", ");
       const state = root.querySelector('[data-le="state"]');
       if (state) state.textContent = reason(lacks);
+      /** @type {HTMLButtonElement | null} */
       const run = root.querySelector('button[data-action="run"]');
       if (run) run.disabled = true;
     }
@@ -92,7 +96,9 @@
 
   function loadWidget() {
     const script = document.createElement("script");
-    script.src = new URL("live-example.js", document.currentScript.src).href;
+    // Called while this classic script runs, so currentScript is this script's element.
+    const self = /** @type {HTMLScriptElement} */ (document.currentScript);
+    script.src = new URL("live-example.js", self.src).href;
     document.head.appendChild(script);
   }
 

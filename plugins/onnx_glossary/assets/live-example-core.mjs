@@ -1,10 +1,57 @@
+// @ts-check
 /*
  * Live examples, the pure part: arithmetic and text for the widget, no DOM and no runtime
  * (fetchBytes only needs a fetch). The page imports it (through live-example-widget.mjs) and
  * node runs its unit tests (tests/js/*.test.mjs), so everything here must work in both.
  */
 
-/** How long the widget spends timing a model (software WebGPU is very slow: keep a budget). */
+/** @import { ReferenceReading, ReferenceTensor } from "./live-example-reference.mjs" */
+
+/**
+ * A run of numbers: an array, a typed array, or a tensor's data.
+ * @typedef {ArrayLike<number>} Numbers
+ */
+
+/**
+ * A tensor's values as onnxruntime-web gives them: numbers, or BigInts for int64/uint64.
+ * @typedef {ArrayLike<number | bigint>} TensorNumbers
+ */
+
+/**
+ * An output as the widget compares and shows it (see plainTensors in the widget).
+ * @typedef {object} PlainTensor
+ * @property {string} type The element type, as onnxruntime-web names it.
+ * @property {number[]} dims
+ * @property {Array<number | string>} values
+ */
+
+/**
+ * A progress callback: onProgress(received, total) in bytes (total 0 when unknown), or
+ * onProgress(phrase) when the bytes are not counted ("from this site's cache").
+ * @typedef {(received: number | string, total?: number) => void} OnProgress
+ */
+
+/**
+ * The bytes of the model and of each backend's .wasm, as the build measured them
+ * (data-download-sizes).
+ * @typedef {{model?: number, runtime?: Record<string, number>}} DownloadSizes
+ */
+
+/**
+ * What fetch is to fetchBytes and openResponse: the page's, unless a test passes another.
+ * @typedef {(url: string) => Promise<Response>} Fetcher
+ */
+
+/**
+ * How the widget times a model: see TIMING.
+ * @typedef {{runs: number, minRuns: number, budgetMs: number, groupMs: number,
+ *            maxGroup: number, calibrations: number}} Timing
+ */
+
+/**
+ * How long the widget spends timing a model (software WebGPU is very slow: keep a budget).
+ * @type {Readonly<Timing>}
+ */
 export const TIMING = Object.freeze({
   runs: 20, // median of up to this many groups of runs...
   minRuns: 3, // ...at least this many, even past the budget...
@@ -19,7 +66,11 @@ export const TIMING = Object.freeze({
 /** Values shown per output in the results table. */
 export const SHOWN_VALUES = 8;
 
-/** The middle value (mean of the two middle ones for an even count); NaN for no values. */
+/**
+ * The middle value (mean of the two middle ones for an even count); NaN for no values.
+ * @param {Numbers} values
+ * @returns {number}
+ */
 export function median(values) {
   if (values.length === 0) return NaN;
   const sorted = Array.from(values).sort((a, b) => a - b);
@@ -27,46 +78,85 @@ export function median(values) {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-/** A tensor's numbers as plain numbers: int64/uint64 outputs come back as BigInt arrays. */
+/**
+ * A tensor's numbers as plain numbers: int64/uint64 outputs come back as BigInt arrays.
+ * @param {TensorNumbers} data
+ * @returns {number[]}
+ */
 export function toNumbers(data) {
   return Array.from(data, Number);
 }
 
-/** Bytes for a progress line: kB below 100 kB, else MB, one decimal. */
+/**
+ * Bytes for a progress line: kB below 100 kB, else MB, one decimal.
+ * @param {number} bytes
+ */
 export function formatBytes(bytes) {
   return bytes < 1e5 ? (bytes / 1e3).toFixed(1) + " kB" : (bytes / 1e6).toFixed(1) + " MB";
 }
 
-/** Milliseconds: two decimals below 10 ms, whole numbers above. */
+/**
+ * Milliseconds: two decimals below 10 ms, whole numbers above.
+ * @param {number} value
+ */
 export function formatMs(value) {
   return value < 10 ? value.toFixed(2) + " ms" : value.toFixed(0) + " ms";
 }
 
-/** One element of an output: strings quoted, integers as they are, floats to 6 digits. */
+/**
+ * One element of an output: strings quoted, integers as they are, floats to 6 digits.
+ * @param {number | bigint | string | boolean} value
+ */
 export function formatValue(value) {
   if (typeof value === "string") return JSON.stringify(value);
   if (typeof value === "bigint" || Number.isInteger(value)) return String(value);
   return Number(value).toPrecision(6);
 }
 
-/** The first `shown` values of an output and how many more there are. */
+/**
+ * The first `shown` values of an output and how many more there are.
+ * @param {ArrayLike<number | bigint | string>} values
+ */
 export function formatValues(values, shown = SHOWN_VALUES) {
-  const head = Array.from(values.slice(0, shown), formatValue).join(", ");
+  const head = Array.from(values).slice(0, shown).map(formatValue).join(", ");
   const more = values.length - shown;
   return "[" + head + (more > 0 ? ", … " + more + " more" : "") + "]";
 }
 
-/** Dims as the table shows them: [1, 3]. */
+/**
+ * An identifier cut after each / _ . : - (where a line may break in it), the cuts kept:
+ * "a/b_c" -> ["a/", "b_", "c"]; the empty string is one empty piece. No regex lookbehind:
+ * WebKit at Safari 16.0's level (WPE WebKit 2.38) cannot parse one, and the module holding
+ * it fails to load ("Invalid regular expression: invalid group specifier name").
+ * @param {string} text
+ * @returns {string[]}
+ */
+export function breakPieces(text) {
+  return text.match(/[^/_.:-]*[/_.:-]|[^/_.:-]+/g) || [""];
+}
+
+/**
+ * Dims as the table shows them: [1, 3].
+ * @param {ArrayLike<number | bigint>} dims
+ */
 export function formatDims(dims) {
   return "[" + Array.from(dims).join(", ") + "]";
 }
 
-/** Whether two shapes are equal; dims may be numbers or BigInts. */
+/**
+ * Whether two shapes are equal; dims may be numbers or BigInts.
+ * @param {ArrayLike<number | bigint>} a
+ * @param {ArrayLike<number | bigint>} b
+ */
 export function sameDims(a, b) {
   return a.length === b.length && Array.from(a).every((d, i) => Number(d) === Number(b[i]));
 }
 
-/** Whether two byte (or number) sequences are element-wise identical. */
+/**
+ * Whether two byte (or number) sequences are element-wise identical.
+ * @param {ArrayLike<unknown>} a
+ * @param {ArrayLike<unknown>} b
+ */
 export function sameBytes(a, b) {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -77,6 +167,11 @@ export function sameBytes(a, b) {
  * Compare one output with the reference, numpy.allclose style: each element passes when
  * |a - b| <= atol + rtol * |b| (b the reference). NaN matches only NaN, an infinity only the
  * same infinity; matching NaNs stay out of maxAbs. Different lengths never pass.
+ * @param {ArrayLike<number | bigint | string | boolean>} actual
+ * @param {ArrayLike<number | bigint | string | boolean>} expected
+ * @param {number} atol
+ * @param {number} rtol
+ * @returns {{maxAbs: number, pass: boolean}}
  */
 export function compare(actual, expected, atol, rtol) {
   let maxAbs = 0;
@@ -103,6 +198,11 @@ export function compare(actual, expected, atol, rtol) {
  * `outputs` maps names to {type, dims, values}. Without a reference (the reader's own input)
  * nothing is compared and every row says `unreferenced`. Returns one row per output, in the
  * outputs' order, and the overall verdict.
+ * @param {Record<string, {dims: ArrayLike<number | bigint>,
+ *                          values: ArrayLike<number | bigint | string | boolean>}>} outputs
+ * @param {{outputs: Array<Pick<ReferenceTensor, "name" | "dims" | "data">>} | null} reference
+ * @param {{atol: number, rtol: number}} tolerance
+ * @returns {{rows: Array<{name: string, verdict: string}>, pass: boolean, maxAbs: number}}
  */
 export function compareOutputs(outputs, reference, tolerance, unreferenced = "no reference") {
   const expectedByName = new Map((reference ? reference.outputs : []).map((e) => [e.name, e]));
@@ -131,7 +231,11 @@ export function compareOutputs(outputs, reference, tolerance, unreferenced = "no
   return { rows, pass, maxAbs };
 }
 
-/** The "Reference check" line for a run that was compared. */
+/**
+ * The "Reference check" line for a run that was compared.
+ * @param {{maxAbs: number, pass: boolean, note?: string, onnxruntime: string,
+ *          atol: number | string | undefined, rtol: number | string | undefined}} check
+ */
 export function checkText({ maxAbs, pass, note, onnxruntime, atol, rtol }) {
   return (note || "") + "max abs diff " + maxAbs.toExponential(2) +
     " against the build's onnxruntime " + onnxruntime + " outputs: " +
@@ -142,10 +246,18 @@ export function checkText({ maxAbs, pass, note, onnxruntime, atol, rtol }) {
  * Time `runOnce` (an async function returning the outputs): the group size first, then up to
  * TIMING.runs groups within the budget. `now` is the clock (performance.now in the page).
  * Returns the last outputs, the group size and the per-run mean of each group in ms.
+ * @template T
+ * @param {() => Promise<T>} runOnce
+ * @param {() => number} now
+ * @param {Timing} [timing]
+ * @returns {Promise<{outputs: T | undefined, group: number, times: number[]}>} outputs
+ *   undefined only when `timing` asks for no run at all.
  */
 export async function timeRuns(runOnce, now, timing = TIMING) {
+  /** @type {T | undefined} */
   let outputs;
   let group = 0;
+  /** @type {number} */
   let started;
   // The group size: how many runs last the group time, the largest of a few tries, so one
   // slow run (a garbage collection, another tab) does not leave a fast model timed run by run.
@@ -172,6 +284,8 @@ export async function timeRuns(runOnce, now, timing = TIMING) {
 /**
  * The p-th percentile (0..100) of values, linearly interpolated between the two nearest ranks
  * (numpy's default); NaN for no values. percentile(v, 50) is the median.
+ * @param {Numbers} values
+ * @param {number} p
  */
 export function percentile(values, p) {
   if (values.length === 0) return NaN;
@@ -185,6 +299,7 @@ export function percentile(values, p) {
 /**
  * The "Timings" line: session creation, the first run alone, then the median and 90th
  * percentile of the timed runs (per-run means of groups, see timeRuns) and how many ran.
+ * @param {{createMs: number, firstMs: number, times: number[], group: number}} timings
  */
 export function timingsText({ createMs, firstMs, times, group }) {
   return "session " + formatMs(createMs) + " · first run " + formatMs(firstMs) +
@@ -196,6 +311,7 @@ export function timingsText({ createMs, firstMs, times, group }) {
  * One progress bar for several downloads at once: `items` maps a label to [received, total]
  * (total 0 when unknown), or to a phrase when bytes are not counted (e.g. "from the browser's
  * cache"). Returns the bar's value and max and the line under it.
+ * @param {Record<string, [number, number] | string>} items
  */
 export function progressSummary(items) {
   let received = 0;
@@ -217,6 +333,8 @@ export function progressSummary(items) {
 /**
  * The line a widget shows before Run: what a Run downloads, from the build's sizes
  * ({model, runtime: {backend: bytes}}), for the backend chosen.
+ * @param {DownloadSizes} sizes
+ * @param {string} backend
  */
 export function downloadText({ model, runtime } = {}, backend) {
   const parts = [];
@@ -230,12 +348,15 @@ export function downloadText({ model, runtime } = {}, backend) {
  * The same response, its body counted as it is read: onProgress(received, total) per chunk,
  * then onProgress(received, received) at the end. Nothing is kept. A failed response (or one
  * without a body) is returned as it is.
+ * @param {Response} response
+ * @param {OnProgress} onProgress
  */
 export function countingResponse(response, onProgress) {
   if (!response.ok || !response.body) return response;
   // Content-Length counts compressed bytes when the server compresses: a hint, not a total.
   const declared = Number(response.headers.get("Content-Length")) || 0;
   let received = 0;
+  /** @type {TransformStream<Uint8Array, Uint8Array>} */
   const counter = new TransformStream({
     transform(chunk, controller) {
       received += chunk.byteLength;
@@ -253,7 +374,11 @@ export function countingResponse(response, onProgress) {
 
 /* -- the persistent cache (Cache API), keyed by content ------------------------------------ */
 
-/** The Cache API key of a file: its URL with the build's content hash, ?sha256=<digest>. */
+/**
+ * The Cache API key of a file: its URL with the build's content hash, ?sha256=<digest>.
+ * @param {string} url
+ * @param {string} digest
+ */
 export function cacheKey(url, digest) {
   const key = new URL(url);
   key.search = "?sha256=" + encodeURIComponent(digest);
@@ -264,13 +389,19 @@ export function cacheKey(url, digest) {
 /**
  * The cached keys to delete when `fresh` is stored: those of the same file (same URL without
  * its query) under another hash. A new build's file replaces the old one, never sits beside it.
+ * @param {Iterable<string>} keys
+ * @param {string} fresh
  */
 export function staleKeys(keys, fresh) {
+  /** @param {string} key */
   const path = (key) => key.split(/[?#]/)[0];
   return Array.from(keys).filter((key) => key !== fresh && path(key) === path(fresh));
 }
 
-/** The widget's cache line: "cached 14.2 MB" (what this site keeps in the persistent cache). */
+/**
+ * The widget's cache line: "cached 14.2 MB" (what this site keeps in the persistent cache).
+ * @param {number} bytes
+ */
 export function cacheText(bytes) {
   return bytes > 0 ? "cached " + formatBytes(bytes) : "nothing cached";
 }
@@ -278,6 +409,8 @@ export function cacheText(bytes) {
 /**
  * The .wasm file a backend's bundle loads, from the names the build passes in
  * data-runtime-files (one list of runtime files, kept in Python).
+ * @param {Record<string, unknown> | null | undefined} files
+ * @param {string} backend
  */
 export function runtimeFile(files, backend) {
   const file = files && files[backend];
@@ -291,18 +424,28 @@ export function runtimeFile(files, backend) {
 /**
  * Download with a progress report, onProgress(received, total), and a readable error for
  * anything but HTTP 2xx. `fetchImpl` is the page's fetch unless a test passes another.
+ * @param {string} url
+ * @param {string} what
+ * @param {OnProgress} onProgress
+ * @param {Fetcher} [fetchImpl]
  */
 export async function fetchBytes(url, what, onProgress, fetchImpl = (input) => fetch(input)) {
   return readBody(await openResponse(url, what, fetchImpl), onProgress);
 }
 
-/** A fetch's response once its headers are in, or a readable error for anything but 2xx. */
+/**
+ * A fetch's response once its headers are in, or a readable error for anything but 2xx.
+ * @param {string} url
+ * @param {string} what
+ * @param {Fetcher} [fetchImpl]
+ */
 export async function openResponse(url, what, fetchImpl = (input) => fetch(input)) {
   let response;
   try {
     response = await fetchImpl(url);
   } catch (error) {
-    throw new Error("Could not download " + what + " (" + url + "): " + errorMessage(error));
+    throw new Error("Could not download " + what + " (" + url + "): " + errorMessage(error),
+                    { cause: error });
   }
   if (!response.ok) {
     throw new Error("Could not download " + what + ": HTTP " + response.status + " " +
@@ -311,19 +454,33 @@ export async function openResponse(url, what, fetchImpl = (input) => fetch(input
   return response;
 }
 
-/** Read a response's body, reporting onProgress(received, total) (see countingResponse). */
+/**
+ * Read a response's body, reporting onProgress(received, total) (see countingResponse).
+ * @param {Response} response
+ * @param {OnProgress} onProgress
+ */
 export async function readBody(response, onProgress) {
   return new Uint8Array(await countingResponse(response, onProgress).arrayBuffer());
 }
 
-/** An error's message, or the thrown value as text (onnxruntime sometimes throws numbers). */
+/**
+ * An error's message, or the thrown value as text (onnxruntime sometimes throws numbers).
+ * @param {unknown} error
+ * @returns {string}
+ */
 export function errorMessage(error) {
-  return error && error.message ? error.message : String(error);
+  const message = typeof error === "object" && error !== null && "message" in error
+    ? error.message
+    : undefined;
+  return message ? String(message) : String(error);
 }
 
 /* -- reading the outputs ------------------------------------------------------------------ */
 
-/** Softmax of scores (logits) into probabilities; stable for large scores. */
+/**
+ * Softmax of scores (logits) into probabilities; stable for large scores.
+ * @param {TensorNumbers} scores
+ */
 export function softmax(scores) {
   const values = Array.from(scores, Number);
   if (values.length === 0) return [];
@@ -333,7 +490,11 @@ export function softmax(scores) {
   return exps.map((e) => e / sum);
 }
 
-/** The k highest scores as [{index, value}], highest first; ties keep the lower index first. */
+/**
+ * The k highest scores as [{index, value}], highest first; ties keep the lower index first.
+ * @param {TensorNumbers} values
+ * @param {number} k
+ */
 export function topK(values, k) {
   return Array.from(values, (value, index) => ({ index, value: Number(value) }))
     .sort((a, b) => b.value - a.value || a.index - b.index)
@@ -344,6 +505,9 @@ export function topK(values, k) {
  * The classes an output names, most likely first: the first row of `values` (a [batch,
  * classes] output), softmax applied when the reading says the scores are logits.
  * Returns {rows: [{name, index, probability}], answer} (answer: the top class's name).
+ * @param {ArrayLike<number | bigint | string>} values
+ * @param {ArrayLike<number | bigint>} dims
+ * @param {Partial<Pick<ReferenceReading, "softmax" | "classes" | "top">>} reading
  */
 export function readClasses(values, dims, reading) {
   const width = dims.length ? Number(dims[dims.length - 1]) : values.length;
@@ -358,7 +522,10 @@ export function readClasses(values, dims, reading) {
   return { rows, answer: rows.length ? rows[0].name : "" };
 }
 
-/** A probability as the bar chart says it: 93.1 %, <0.1 % for the tiny ones. */
+/**
+ * A probability as the bar chart says it: 93.1 %, <0.1 % for the tiny ones.
+ * @param {number} p
+ */
 export function formatPercent(p) {
   if (!Number.isFinite(p)) return String(p);
   if (p > 0 && p < 0.001) return "<0.1 %";
@@ -368,6 +535,9 @@ export function formatPercent(p) {
 /**
  * A `values` reading: one line per value, its label (a row number added when the output has
  * several rows) and unit. Returns [{label, text}].
+ * @param {ArrayLike<number | bigint | string>} values
+ * @param {ArrayLike<number | bigint>} dims
+ * @param {Partial<Pick<ReferenceReading, "labels" | "unit">>} reading
  */
 export function readValues(values, dims, reading) {
   const labels = reading.labels || [];
@@ -382,7 +552,10 @@ export function readValues(values, dims, reading) {
   });
 }
 
-/** Colour stops of the heatmap (0 -> 1): dark blue, magenta, orange, yellow. */
+/**
+ * Colour stops of the heatmap (0 -> 1): dark blue, magenta, orange, yellow.
+ * @type {ReadonlyArray<readonly [number, readonly [number, number, number]]>}
+ */
 export const HEATMAP_STOPS = Object.freeze([
   [0, [40, 30, 120]],
   [0.35, [170, 40, 140]],
@@ -393,6 +566,8 @@ export const HEATMAP_STOPS = Object.freeze([
 /**
  * The RGBA colour of a map value 0..1 drawn over a picture: the stop colours interpolated,
  * more opaque as the value grows (values outside 0..1 are clamped; NaN reads as 0).
+ * @param {number} value
+ * @returns {[number, number, number, number]}
  */
 export function heatmapColour(value) {
   const v = Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
@@ -401,14 +576,18 @@ export function heatmapColour(value) {
   const [p0, c0] = HEATMAP_STOPS[i - 1];
   const [p1, c1] = HEATMAP_STOPS[i];
   const t = p1 > p0 ? (v - p0) / (p1 - p0) : 0;
-  const rgb = c0.map((c, k) => Math.round(c + (c1[k] - c) * t));
-  return [...rgb, Math.round(255 * (0.25 + 0.65 * v))];
+  /** @param {0 | 1 | 2} k */
+  const mix = (k) => Math.round(c0[k] + (c1[k] - c0[k]) * t);
+  return [mix(0), mix(1), mix(2), Math.round(255 * (0.25 + 0.65 * v))];
 }
 
 /**
  * A one-channel float picture [.., height, width] as grey RGBA bytes, scaled so that its
  * smallest value is black and its largest white (all mid-grey when every value is the same).
  * Returns {pixels, min, max}; NaN values are drawn black and stay out of min and max.
+ * @param {ArrayLike<number | bigint | string>} values
+ * @param {number} height
+ * @param {number} width
  */
 export function greyPixels(values, height, width) {
   let min = Infinity;
@@ -439,6 +618,10 @@ export function heatmapGradient() {
 /**
  * A map [.., height, width] blended over an RGBA picture of the same size (or over grey when
  * there is none). Returns RGBA bytes (a Uint8ClampedArray) of height x width.
+ * @param {ArrayLike<number | bigint | string>} map
+ * @param {number} height
+ * @param {number} width
+ * @param {ArrayLike<number> | null} [picture] RGBA bytes
  */
 export function heatmapPixels(map, height, width, picture = null) {
   const out = new Uint8ClampedArray(height * width * 4);
@@ -460,6 +643,8 @@ export function heatmapPixels(map, height, width, picture = null) {
 /**
  * The dims of a reader's own values for an input whose sample had `sampleDims`: the same
  * shape with the first (batch) axis holding as many rows as the values fill.
+ * @param {ArrayLike<number | bigint>} sampleDims
+ * @param {number} count
  */
 export function ownDims(sampleDims, count) {
   const dims = Array.from(sampleDims, Number);
@@ -469,7 +654,11 @@ export function ownDims(sampleDims, count) {
   return dims;
 }
 
-/** Whether two {name: dims} maps hold the same shapes. */
+/**
+ * Whether two {name: dims} maps hold the same shapes.
+ * @param {Record<string, ArrayLike<number | bigint>>} a
+ * @param {Record<string, ArrayLike<number | bigint>>} b
+ */
 export function sameShapes(a, b) {
   const names = Object.keys(a);
   return names.length === Object.keys(b).length &&

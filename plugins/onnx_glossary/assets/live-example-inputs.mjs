@@ -1,3 +1,4 @@
+// @ts-check
 /*
  * Live examples: where a Run's input comes from ("input sources"), and the controls that make
  * it (the sample picker, the drawing pad, the form, the picture chooser).
@@ -10,8 +11,35 @@
  */
 
 import { ownDims, sameShapes } from "./live-example-core.mjs";
-import { part } from "./live-example-dom.mjs";
+import { context2d, needPart, part } from "./live-example-dom.mjs";
 
+/**
+ * @import { ReferenceTensor } from "./live-example-reference.mjs"
+ * @import { WidgetRoot } from "./live-example-dom.mjs"
+ * @import { ExampleModule, FeedArgs, FeedValues } from "./live-example-widget.mjs"
+ */
+
+/**
+ * The part of reference.json that feedArgs reads: every sample's inputs (sample 0's are the
+ * top level's).
+ * @typedef {Pick<ReferenceTensor, "name" | "dims" | "data">} SampleTensor
+ * @typedef {{inputs: SampleTensor[], samples: Array<{inputs?: SampleTensor[]}>}} SampleInputs
+ */
+
+/**
+ * What a widget says when the reader's own input has no reference.
+ * @typedef {{verdict: string, check: string}} NoReference
+ */
+
+/**
+ * The input of a Run: a named sample (index 0 is the default, the one example.mjs feeds by
+ * itself) or the reader's own input of the widget's kind.
+ * @typedef {{source: "sample", index: number, hasReference: true, noReference: null}
+ *   | {source: "own", kind: string | undefined, hasReference: false,
+ *      noReference: NoReference}} RunInput
+ */
+
+/** @type {Record<string, NoReference>} */
 const NO_REFERENCE = {
   drawing: {
     verdict: "no reference for your drawing",
@@ -27,7 +55,9 @@ const NO_REFERENCE = {
   },
 };
 
+/** @param {WidgetRoot} root */
 function checkedSample(root) {
+  /** @type {HTMLInputElement | null} */
   const picked = root.querySelector("input[data-le-sample]:checked");
   return picked ? Number(picked.dataset.leSample) : 0;
 }
@@ -35,6 +65,8 @@ function checkedSample(root) {
 /**
  * The input for this Run: {source: "sample", index} or {source: "own", kind}, with
  * hasReference and noReference ({verdict, check} texts when there is no reference).
+ * @param {WidgetRoot} root
+ * @returns {RunInput}
  */
 export function currentInput(root) {
   const useOwn = part(root, "use-own");
@@ -42,14 +74,20 @@ export function currentInput(root) {
   if (useOwn && useOwn.checked) {
     const file = part(root, "file");
     // "your own picture" without a file falls back to the picked sample.
-    if (kind !== "picture" || (file && file.files[0])) {
-      return { source: "own", kind, hasReference: false, noReference: NO_REFERENCE[kind] };
+    if (kind !== "picture" || (file && file.files && file.files[0])) {
+      // The template gives a widget with "your own" input a kind that NO_REFERENCE names.
+      return { source: "own", kind, hasReference: false, noReference: NO_REFERENCE[kind || ""] };
     }
   }
   return { source: "sample", index: checkedSample(root), hasReference: true, noReference: null };
 }
 
-/* Inputs of a sample as {name: values} and {name: dims} (sample 0's are the top level). */
+/**
+ * Inputs of a sample as {name: values} and {name: dims} (sample 0's are the top level).
+ * @param {SampleInputs} reference
+ * @param {number} index
+ * @returns {{values: FeedValues, dims: Record<string, number[]>}}
+ */
 function sampleInputs(reference, index) {
   const entries = (index > 0 && reference.samples[index].inputs) || reference.inputs;
   return {
@@ -58,28 +96,43 @@ function sampleInputs(reference, index) {
   };
 }
 
-/** The numbers of the form, in field order; a readable error for an empty or bad field. */
+/**
+ * The numbers of the form, in field order; a readable error for an empty or bad field.
+ * @param {WidgetRoot} root
+ * @returns {number[]}
+ */
 export function formValues(root) {
+  /** @type {HTMLInputElement[]} */
   const fields = Array.from(root.querySelectorAll("input[data-le-field]"));
   return fields.map((field) => {
     const value = field.value.trim() === "" ? NaN : Number(field.value);
     if (!Number.isFinite(value)) {
       const label = field.closest("label");
-      throw new Error("Enter a number for " + (label ? label.textContent.trim() : "every field") + ".");
+      const name = label && label.textContent ? label.textContent.trim() : "every field";
+      throw new Error("Enter a number for " + name + ".");
     }
     return value;
   });
 }
 
-/** The drawing pad's pixels (ImageData). */
+/**
+ * The drawing pad's pixels.
+ * @param {WidgetRoot} root
+ * @returns {ImageData}
+ */
 function padPixels(root) {
-  const pad = part(root, "pad");
+  const pad = needPart(root, "pad");
   return padContext(pad).getImageData(0, 0, pad.width, pad.height);
 }
 
 /**
  * makeFeeds()'s extra arguments for `input` and whether the session may pin the sample's
- * sizes: {args, pinned, fed} (fed: {name: values} of the own numbers, for the presenters).
+ * sizes: {args, pinned}.
+ * @param {WidgetRoot} root
+ * @param {RunInput} input
+ * @param {Pick<ExampleModule, "drawingToInput">} example
+ * @param {SampleInputs} reference
+ * @returns {{args: FeedArgs, pinned: boolean}}
  */
 export function feedArgs(root, input, example, reference) {
   if (input.source === "sample") {
@@ -90,12 +143,17 @@ export function feedArgs(root, input, example, reference) {
   }
   if (input.kind === "picture") {
     // makeFeeds(ort, image) decodes it in the page: it is never uploaded.
-    return { args: [part(root, "file").files[0]], pinned: false };
+    const files = needPart(root, "file").files;
+    const picked = files && files[0];
+    // currentInput says "own" for a picture only once a file is picked.
+    if (!picked) throw new Error("Pick a picture first, or pick a sample.");
+    return { args: [picked], pinned: false };
   }
-  const tensor = root.dataset.inputTensor;
+  const tensor = root.dataset.inputTensor || "";
   let own;
   if (input.kind === "drawing") {
     if (!padDrawn(root)) throw new Error("The drawing pad is empty: draw a digit, or pick a sample.");
+    if (!example.drawingToInput) throw new Error("This example.mjs has no drawingToInput: rebuild the site.");
     own = example.drawingToInput(padPixels(root));
   } else {
     own = formValues(root);
@@ -108,21 +166,24 @@ export function feedArgs(root, input, example, reference) {
 
 /* -- the controls ------------------------------------------------------------------------- */
 
+/** @param {WidgetRoot} root */
 function selectOwn(root) {
   const useOwn = part(root, "use-own");
   if (useOwn) useOwn.checked = true;
 }
 
+/** @param {WidgetRoot} root */
 function padDrawn(root) {
-  return part(root, "pad").dataset.drawn === "true";
+  return needPart(root, "pad").dataset.drawn === "true";
 }
 
-/*
+/**
  * The pad's 2D context (always asked for the same way: the first call fixes its attributes).
  * Strokes: round, about a twelfth of the pad wide (what the reduction was tuned with).
+ * @param {HTMLCanvasElement} pad
  */
 function padContext(pad) {
-  const context = pad.getContext("2d", { willReadFrequently: true });
+  const context = context2d(pad, { willReadFrequently: true });
   context.lineCap = "round";
   context.lineJoin = "round";
   context.lineWidth = Math.round(pad.width / 12);
@@ -131,12 +192,28 @@ function padContext(pad) {
   return context;
 }
 
+/**
+ * Where a pointer is on the pad, in the pad's own pixels.
+ * @param {HTMLCanvasElement} pad
+ * @param {{clientX: number, clientY: number}} event
+ * @returns {Point}
+ */
 function padPoint(pad, event) {
   const box = pad.getBoundingClientRect();
   return [(event.clientX - box.left) * (pad.width / box.width),
           (event.clientY - box.top) * (pad.height / box.height)];
 }
 
+/**
+ * @typedef {[number, number]} Point
+ */
+
+/**
+ * @param {WidgetRoot} root
+ * @param {HTMLCanvasElement} pad
+ * @param {Point} from
+ * @param {Point} to
+ */
 function drawSegment(root, pad, from, to) {
   const context = padContext(pad);
   context.beginPath();
@@ -152,12 +229,20 @@ function drawSegment(root, pad, from, to) {
   selectOwn(root);
 }
 
-/* Where the keyboard pen is, and whether it is down. */
+/**
+ * Where the keyboard pen is, and whether it is down.
+ * @type {WeakMap<HTMLCanvasElement, {at: Point, down: boolean}>}
+ */
 const keyboardPens = new WeakMap();
 
+/** @type {Record<string, Point>} */
+const PEN_MOVES = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+/** @param {WidgetRoot} root */
 function wirePad(root) {
   const pad = part(root, "pad");
   if (!pad) return;
+  /** @type {Point | null} */
   let last = null;
   pad.addEventListener("pointerdown", (event) => {
     if (event.button !== 0 && event.pointerType === "mouse") return;
@@ -170,25 +255,28 @@ function wirePad(root) {
     if (!last) return;
     // Pen and touch deliver coalesced points between frames: use them all for smooth strokes.
     const points = event.getCoalescedEvents ? event.getCoalescedEvents() : [];
+    let from = last;
     for (const point of points.length ? points : [event]) {
       const next = padPoint(pad, point);
-      drawSegment(root, pad, last, next);
-      last = next;
+      drawSegment(root, pad, from, next);
+      from = next;
     }
+    last = from;
   });
   for (const type of ["pointerup", "pointercancel"]) {
     pad.addEventListener(type, () => { last = null; });
   }
   pad.addEventListener("keydown", (event) => {
-    const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    const moves = PEN_MOVES;
     const pen = keyboardPens.get(pad) || { at: [pad.width / 2, pad.height / 2], down: false };
     keyboardPens.set(pad, pen);
     if (event.key === " ") {
       pen.down = !pen.down;
       if (pen.down) drawSegment(root, pad, pen.at, pen.at);
-    } else if (moves[event.key]) {
+    } else if (Object.hasOwn(moves, event.key)) {
       const step = pad.width / 32;
       const [dx, dy] = moves[event.key];
+      /** @type {Point} */
       const next = [Math.min(pad.width, Math.max(0, pen.at[0] + dx * step)),
                     Math.min(pad.height, Math.max(0, pen.at[1] + dy * step))];
       if (pen.down) drawSegment(root, pad, pen.at, next);
@@ -197,13 +285,16 @@ function wirePad(root) {
       return;
     }
     event.preventDefault();
-    pad.setAttribute("aria-label", pad.getAttribute("aria-label").split(" Pen at")[0] +
+    pad.setAttribute("aria-label", (pad.getAttribute("aria-label") || "").split(" Pen at")[0] +
       " Pen at " + Math.round(pen.at[0]) + ", " + Math.round(pen.at[1]) +
       (pen.down ? ", down (drawing)." : ", up."));
   });
 }
 
-/** Empty the pad; the picked sample is fed again. */
+/**
+ * Empty the pad; the picked sample is fed again.
+ * @param {WidgetRoot} root
+ */
 export function clearPad(root) {
   const pad = part(root, "pad");
   if (!pad) return;
@@ -212,22 +303,35 @@ export function clearPad(root) {
   keyboardPens.delete(pad);
   const useOwn = part(root, "use-own");
   if (useOwn && useOwn.checked) {
+    /** @type {HTMLInputElement | null} */
     const first = root.querySelector("input[data-le-sample]");
     if (first) first.checked = true;
   }
 }
 
-/* Each drawing sample's numbers as a tiny picture beside its name (dark ink on light). */
+/**
+ * Each drawing sample's numbers as a tiny picture beside its name (dark ink on light).
+ * @param {WidgetRoot} root
+ */
 function drawThumbnails(root) {
-  for (const canvas of root.querySelectorAll("canvas[data-le-thumb]")) {
-    const radio = canvas.parentElement.querySelector("input[data-values]");
-    if (!radio) continue;
+  /** @type {NodeListOf<HTMLCanvasElement>} */
+  const thumbs = root.querySelectorAll("canvas[data-le-thumb]");
+  for (const canvas of thumbs) {
+    /** @type {HTMLInputElement | null | undefined} */
+    const radio = canvas.parentElement && canvas.parentElement.querySelector("input[data-values]");
+    if (!radio || !radio.dataset.values) continue;
+    /** @type {number[]} */
     const values = JSON.parse(radio.dataset.values);
     drawCells(canvas, values, Number(root.dataset.inputMax || 16));
   }
 }
 
-/** Numbers 0..max as grey cells on a canvas of grid x grid pixels (0 white, max black). */
+/**
+ * Numbers 0..max as grey cells on a canvas of grid x grid pixels (0 white, max black).
+ * @param {HTMLCanvasElement} canvas
+ * @param {ArrayLike<number | bigint | string>} values
+ * @param {number} max
+ */
 export function drawCells(canvas, values, max) {
   const side = canvas.width;
   const image = new ImageData(side, side);
@@ -235,10 +339,13 @@ export function drawCells(canvas, values, max) {
     const level = 255 - Math.round(255 * Math.min(1, Math.max(0, Number(values[i]) / max)));
     image.data.set([level, level, level, 255], 4 * i);
   }
-  canvas.getContext("2d").putImageData(image, 0, 0);
+  context2d(canvas).putImageData(image, 0, 0);
 }
 
-/** Ready the input controls of a widget (once per widget). */
+/**
+ * Ready the input controls of a widget (once per widget).
+ * @param {WidgetRoot} root
+ */
 export function initInputs(root) {
   wirePad(root);
   drawThumbnails(root);
@@ -252,16 +359,22 @@ export function initInputs(root) {
  * Keep the controls in step after a `change` or `input` inside the widget: picking a file or
  * editing the form selects "your own"; picking a sample fills the form with its numbers; the
  * picture preview shows the chosen picture from memory.
+ * @param {WidgetRoot} root
+ * @param {Element} target
  */
 export function previewInput(root, target) {
   if (target.matches && target.matches("input[data-le-field]")) {
     selectOwn(root);
     return;
   }
-  if (target.matches && target.matches("input[data-le-sample]") && target.dataset.values) {
-    const values = JSON.parse(target.dataset.values);
+  const values = target instanceof HTMLElement && target.matches("input[data-le-sample]")
+    ? target.dataset.values : undefined;
+  if (values) {
+    /** @type {unknown[]} */
+    const numbers = JSON.parse(values);
+    /** @type {NodeListOf<HTMLInputElement>} */
     const fields = root.querySelectorAll("input[data-le-field]");
-    fields.forEach((field, i) => { if (i < values.length) field.value = String(values[i]); });
+    fields.forEach((field, i) => { if (i < numbers.length) field.value = String(numbers[i]); });
   }
   const preview = part(root, "input-image");
   const file = part(root, "file");
@@ -269,8 +382,9 @@ export function previewInput(root, target) {
   if (!preview || !file || !useOwn) return;
   if (!preview.dataset.sample) preview.dataset.sample = preview.src;
   if (preview.src.startsWith("blob:")) URL.revokeObjectURL(preview.src);
-  if (target.dataset.le === "file" && file.files[0]) useOwn.checked = true;
-  preview.src = useOwn.checked && file.files[0]
-    ? URL.createObjectURL(file.files[0])
+  const picked = file.files && file.files[0];
+  if (target === file && picked) useOwn.checked = true;
+  preview.src = useOwn.checked && picked
+    ? URL.createObjectURL(picked)
     : preview.dataset.sample;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 /*
  * Live examples: the Run button of a model's widget imports the model's example.mjs (the code
  * shown on the page) and runs it in the reader's browser with the self-hosted onnxruntime-web,
@@ -11,7 +12,8 @@
  *
  * The parts: live-example-core.mjs (pure helpers, unit-tested under node), -inputs.mjs (where
  * the input comes from), -presenters.mjs (how outputs are shown), -cache.mjs (downloads and
- * the persistent cache), -dom.mjs (shared helpers).
+ * the persistent cache), -queue.mjs (one Run at a time uses the page's runtime and wraps its
+ * globals, so that two never meet), -dom.mjs (shared helpers).
  *
  * Test hook: window.onnxLiveExample.stats counts the sessions created and released; a page
  * may set window.onnxLiveExample.afterTimings to an async function, called with the session,
@@ -22,15 +24,73 @@ import {
   clearCache, fileBytes, handOver, prepareWasm, showCacheLine,
 } from "./live-example-cache.mjs";
 import * as core from "./live-example-core.mjs";
-import { part, setState, setText } from "./live-example-dom.mjs";
+import { needPart, part, setState, setText } from "./live-example-dom.mjs";
 import {
   clearPad, currentInput, feedArgs, initInputs, previewInput,
 } from "./live-example-inputs.mjs";
 import { clearOutputs, presentOutputs } from "./live-example-presenters.mjs";
+import { busy, exclusive } from "./live-example-queue.mjs";
+
+/**
+ * @import { PreparedWasm } from "./live-example-cache.mjs"
+ * @import { DownloadSizes, OnProgress, PlainTensor } from "./live-example-core.mjs"
+ * @import { WidgetRoot } from "./live-example-dom.mjs"
+ * @import { RunInput } from "./live-example-inputs.mjs"
+ * @import { ShownResult } from "./live-example-presenters.mjs"
+ * @import { Globals } from "./live-example-queue.mjs"
+ * @import { Reference, ReferenceSample } from "./live-example-reference.mjs"
+ */
+
+/**
+ * The runtime, onnxruntime-web, as example.mjs's loadRuntime() imports it (its wasm or
+ * webgpu bundle, through the page's import map).
+ * @typedef {typeof import("onnxruntime-web/wasm")} Ort
+ * @typedef {import("onnxruntime-web/wasm").InferenceSession} Session
+ * @typedef {import("onnxruntime-web/wasm").Tensor} Tensor
+ * @typedef {import("onnxruntime-web/wasm").InferenceSession.FeedsType} Feeds
+ */
+
+/**
+ * A backend and why example.mjs's pickBackend() chose it.
+ * @typedef {{backend: string, reason: string}} BackendChoice
+ */
+
+/**
+ * Inputs as {name: flattened values}: a sample's from reference.json, or the reader's own.
+ * @typedef {Record<string, Array<number | boolean | string>>} FeedValues
+ */
+
+/**
+ * makeFeeds()'s arguments after `ort`: none (sample 0), values and their dims, or a picture.
+ * @typedef {[] | [FeedValues, Record<string, number[]>] | [File]} FeedArgs
+ */
+
+/**
+ * A session as example.mjs's createSession() returns it: with the runtime that holds it
+ * (another one after a fallback to WASM) and why it fell back.
+ * @typedef {{ort: Ort, session: Session, backend: string, fallback: string | null}} CreatedSession
+ */
+
+/**
+ * A model's example.mjs, as templates/example.mjs.jinja writes it: the code the page shows.
+ * @typedef {object} ExampleModule
+ * @property {() => Promise<BackendChoice>} pickBackend
+ * @property {(backend: string) => Promise<Ort>} loadRuntime
+ * @property {(ort: Ort, backend: string, model?: string | Uint8Array, pinned?: boolean)
+ *   => Promise<CreatedSession>} createSession
+ * @property {(ort: Ort, ...args: FeedArgs) => Promise<Feeds>} makeFeeds
+ * @property {(image: ImageData) => number[]} [drawingToInput] Drawing models only.
+ */
+
+/**
+ * What a Run has downloaded before it starts the runtime.
+ * @typedef {{ort: Ort, wasm: PreparedWasm, model: Uint8Array, reference: Reference}} Downloaded
+ */
 
 // The runtime sits in <site>/assets/ort/, next to this module's folder (<site>/assets/onnx_glossary/).
 const ORT_BASE = new URL("../ort/", import.meta.url).href;
 
+/** The data attributes a Run sets, cleared when the next one starts. */
 const RESULT_KEYS = [
   "backend", "threads", "maxAbsDiff", "match", "medianMs", "sample", "answer",
   "shippedMatch", "shippedMaxAbsDiff",
@@ -38,14 +98,18 @@ const RESULT_KEYS = [
 
 const stats = { sessionsCreated: 0, sessionsReleased: 0 };
 // Per example.mjs URL, from when the widget is readied: its import, and its pickBackend() answer.
+/** @type {Map<string, Promise<ExampleModule>>} */
 const examples = new Map();
+/** @type {Map<string, Promise<BackendChoice>>} */
 const choices = new Map();
 if (globalThis.onnxLiveExample) globalThis.onnxLiveExample.stats = stats;
 
-/* One Run, as the reader sees it happen: the checked result first, the timings after it. */
+/**
+ * One Run, as the reader sees it happen: the checked result first, the timings after it.
+ * @param {WidgetRoot} root
+ */
 async function run(root) {
   resetUi(root);
-  let session = null;
   try {
     const input = currentInput(root);
     root.dataset.sample = input.source === "own" ? "own" : String(input.index);
@@ -54,8 +118,33 @@ async function run(root) {
     const choice = await chooseBackend(root, example);
     const downloaded = await download(root, example, choice.backend, started);
     const { args, pinned } = feedArgs(root, input, example, downloaded.reference);
-    const created = await createSession(root, example, downloaded, choice, pinned);
-    session = created.session;
+    if (busy()) setState(root, "loading", "Waiting for the other live example on this page…");
+    // The runtime is the page's: one Run at a time uses it (see live-example-queue.mjs).
+    const verdict = await exclusive((globals) => runModel(root, {
+      example, downloaded, choice, input, args, pinned,
+    }, globals));
+    setState(root, "done", verdict);
+  } catch (error) {
+    showError(root, error);
+  } finally {
+    release(root);
+  }
+}
+
+/**
+ * The part of a Run that uses the runtime, from the session's creation to its release: a
+ * task of the page-wide queue. onnxruntime-web 1.30's run() (lib/wasm/wasm-core-impl.ts)
+ * takes room on the runtime's one stack and awaits before it gives it back, so two runs of
+ * the page at once corrupt each other; the timings of one would count the other's too.
+ * @param {WidgetRoot} root
+ * @param {{example: ExampleModule, downloaded: Downloaded, choice: BackendChoice,
+ *          input: RunInput, args: FeedArgs, pinned: boolean}} run
+ * @param {Globals} globals
+ * @returns {Promise<string>} The line to end the Run with.
+ */
+async function runModel(root, { example, downloaded, choice, input, args, pinned }, globals) {
+  const created = await createSession(root, example, downloaded, choice, pinned, globals);
+  try {
     const feeds = await example.makeFeeds(created.ort, ...args);
     const pixelNote = checkSamplePixels(root, feeds, downloaded.reference, input);
     const first = await firstRun(root, created, feeds);
@@ -69,20 +158,20 @@ async function run(root) {
     });
     const verdict = showResult(root, created.backend, check, pixelNote, input);
     await timeRuns(root, created, feeds, first.ms);
-    setState(root, "done", verdict);
-  } catch (error) {
-    showError(root, error);
+    return verdict;
   } finally {
-    release(root, session);
+    // Free the session (WebGPU memory) before the next task's runtime work starts.
+    await created.session.release().then(() => { stats.sessionsReleased++; }, () => {});
   }
 }
 
 /* -- the steps ---------------------------------------------------------------------------- */
 
+/** @param {WidgetRoot} root */
 function resetUi(root) {
   runButton(root).disabled = true;
   for (const key of RESULT_KEYS) delete root.dataset[key];
-  part(root, "error").hidden = true;
+  needPart(root, "error").hidden = true;
   for (const name of ["shipped-title", "shipped"]) {
     const element = part(root, name);
     if (element) element.hidden = true;
@@ -92,20 +181,29 @@ function resetUi(root) {
   setState(root, "loading", "Loading…");
 }
 
-/* The very module the page shows as code; a failed import is tried again on the next Run. */
+/**
+ * The very module the page shows as code; a failed import is tried again on the next Run.
+ * @param {WidgetRoot} root
+ * @returns {Promise<ExampleModule>}
+ */
 function exampleModule(root) {
   const url = widgetUrl(root, "exampleUrl");
-  if (!examples.has(url)) {
-    const module = import(url);
-    module.catch(() => examples.delete(url));
-    examples.set(url, module);
+  let module = examples.get(url);
+  if (!module) {
+    // import() of a URL is untyped: the build writes the file from example.mjs.jinja.
+    /** @type {Promise<ExampleModule>} */
+    const imported = import(url);
+    imported.catch(() => examples.delete(url));
+    examples.set(url, imported);
+    module = imported;
   }
-  return examples.get(url);
+  return module;
 }
 
-/*
+/**
  * Everything else that does not depend on the backend, at once: the model (with progress) and
  * the reference outputs.
+ * @param {WidgetRoot} root
  */
 function startDownloads(root) {
   const track = progressBar(root);
@@ -113,26 +211,46 @@ function startDownloads(root) {
     model: fileBytes(root, widgetUrl(root, "modelUrl"), "model", "the model", track("model")),
     reference: fileBytes(root, widgetUrl(root, "referenceUrl"), "reference",
                          "the reference outputs", () => {})
-      .then((bytes) => JSON.parse(new TextDecoder().decode(bytes))),
+      .then(readReference),
     track,
   };
   // Awaited later, in download(); until then a failure must not count as unhandled.
-  for (const key of ["model", "reference"]) started[key].catch(() => {});
+  for (const pending of [started.model, started.reference]) pending.catch(() => {});
   return started;
 }
 
-/* The example's pickBackend() answer, asked once per example.mjs (when the widget is readied);
-   a failed one is asked again on the next Run. */
-function backendChoice(root, example) {
-  const url = widgetUrl(root, "exampleUrl");
-  if (!choices.has(url)) {
-    const choice = example.pickBackend();
-    choice.catch(() => choices.delete(url));
-    choices.set(url, choice);
-  }
-  return choices.get(url);
+/**
+ * reference.json's bytes as the value the build wrote (its format: live-example-reference.mjs).
+ * @param {Uint8Array} bytes
+ * @returns {Reference}
+ */
+function readReference(bytes) {
+  return JSON.parse(new TextDecoder().decode(bytes));
 }
 
+/**
+ * The example's pickBackend() answer, asked once per example.mjs (when the widget is
+ * readied); a failed one is asked again on the next Run.
+ * @param {WidgetRoot} root
+ * @param {ExampleModule} example
+ * @returns {Promise<BackendChoice>}
+ */
+function backendChoice(root, example) {
+  const url = widgetUrl(root, "exampleUrl");
+  let choice = choices.get(url);
+  if (!choice) {
+    const asked = example.pickBackend();
+    asked.catch(() => choices.delete(url));
+    choices.set(url, asked);
+    choice = asked;
+  }
+  return choice;
+}
+
+/**
+ * @param {WidgetRoot} root
+ * @param {ExampleModule} example
+ */
 async function chooseBackend(root, example) {
   const choice = await backendChoice(root, example);
   setText(root, "backend", choice.backend + " (" + choice.reason + ")");
@@ -142,7 +260,14 @@ async function chooseBackend(root, example) {
   return choice;
 }
 
-/* The backend's runtime and its .wasm, joined to the downloads already under way. */
+/**
+ * The backend's runtime and its .wasm, joined to the downloads already under way.
+ * @param {WidgetRoot} root
+ * @param {ExampleModule} example
+ * @param {string} backend
+ * @param {ReturnType<typeof startDownloads>} started
+ * @returns {Promise<Downloaded>}
+ */
 async function download(root, example, backend, started) {
   const wasmUrl = ORT_BASE + core.runtimeFile(runtimeFiles(root), backend);
   const prepared = prepareWasm(root, wasmUrl, backend, started.track("runtime"));
@@ -157,10 +282,18 @@ async function download(root, example, backend, started) {
   }
 }
 
-async function createSession(root, example, { ort, wasm, model }, choice, pinned) {
+/**
+ * @param {WidgetRoot} root
+ * @param {ExampleModule} example
+ * @param {Downloaded} downloaded
+ * @param {BackendChoice} choice
+ * @param {boolean} pinned
+ * @param {Globals} globals
+ */
+async function createSession(root, example, { ort, wasm, model }, choice, pinned, globals) {
   setState(root, "loading", "Creating the session…");
   const started = performance.now();
-  const finish = handOver(ort, wasm);
+  const finish = handOver(ort, wasm, globals);
   let created;
   try {
     created = await example.createSession(ort, choice.backend, model, pinned);
@@ -179,24 +312,47 @@ async function createSession(root, example, { ort, wasm, model }, choice, pinned
   return { ...created, createMs };
 }
 
-/* Tensors as plain {dims, values} (numbers, or strings for string tensors). */
+/**
+ * Tensors as plain {type, dims, values} (numbers, or strings for string tensors).
+ * @param {Readonly<Record<string, Tensor>>} tensors
+ * @returns {Record<string, PlainTensor>}
+ */
 function plainTensors(tensors) {
   return Object.fromEntries(Object.entries(tensors).map(([name, tensor]) => [name, {
     type: tensor.type,
     dims: Array.from(tensor.dims, Number),
-    values: tensor.type === "string" ? Array.from(tensor.data) : core.toNumbers(tensor.data),
+    values: tensorValues(tensor),
   }]));
 }
 
-/* A sample's true answer, when example.yml gives one. */
+/**
+ * A tensor's values as plain numbers, or strings for a string tensor (whose data is the one
+ * kind that is a plain array).
+ * @param {Tensor} tensor
+ * @returns {Array<number | string>}
+ */
+function tensorValues(tensor) {
+  const data = tensor.data;
+  return Array.isArray(data) ? Array.from(data) : core.toNumbers(data);
+}
+
+/**
+ * A sample's true answer, when example.yml gives one.
+ * @param {Reference} reference
+ * @param {number} index
+ */
 function sampleLabel(reference, index) {
   const sample = (reference.samples || [])[index];
   return sample && sample.label !== undefined ? sample.label : null;
 }
 
-/*
+/**
  * The reference check only means something if the browser decoded the shipped picture to the
  * same pixels as the build did; returns the note to show when it did not.
+ * @param {WidgetRoot} root
+ * @param {Feeds} feeds
+ * @param {Reference} reference
+ * @param {RunInput} input
  */
 function checkSamplePixels(root, feeds, reference, input) {
   const name = root.dataset.imageInput;
@@ -207,7 +363,12 @@ function checkSamplePixels(root, feeds, reference, input) {
     : "The browser decoded the picture to other pixels than the build did. ";
 }
 
-/* The first run alone: its outputs are the ones checked and shown. */
+/**
+ * The first run alone: its outputs are the ones checked and shown.
+ * @param {WidgetRoot} root
+ * @param {{session: Session}} created
+ * @param {Feeds} feeds
+ */
 async function firstRun(root, { session }, feeds) {
   setState(root, "running", "Running…");
   const started = performance.now();
@@ -215,7 +376,13 @@ async function firstRun(root, { session }, feeds) {
   return { outputs, ms: performance.now() - started };
 }
 
-/* Then the median of many runs, after the result is on the page. */
+/**
+ * Then the median of many runs, after the result is on the page.
+ * @param {WidgetRoot} root
+ * @param {{session: Session, createMs: number}} created
+ * @param {Feeds} feeds
+ * @param {number} firstMs
+ */
 async function timeRuns(root, { session, createMs }, feeds, firstMs) {
   const timed = await core.timeRuns(() => session.run(feeds), () => performance.now());
   root.dataset.medianMs = String(core.median(timed.times));
@@ -226,7 +393,27 @@ async function timeRuns(root, { session, createMs }, feeds, firstMs) {
   if (typeof hook === "function") await hook({ session, feeds, ...timed });
 }
 
-/* Outputs as plain values, each with its verdict against the reference (none for own input). */
+/**
+ * A shipped-outputs check: the model zoo's own outputs of a sample against the browser's.
+ * @typedef {{rows: Array<{name: string, verdict: string}>, pass: boolean, maxAbs: number,
+ *            source: string, count: number, seen: number}} ShippedCheck
+ */
+
+/**
+ * The outputs checked: per output its values and verdict, the overall verdict, and the
+ * shipped outputs' check when a model zoo gave some.
+ * @typedef {{rows: Array<{name: string, verdict: string}>, pass: boolean, maxAbs: number,
+ *            results: ShownResult[], onnxruntime: string, shipped: ShippedCheck | null}} Check
+ */
+
+/**
+ * Outputs as plain values, each with its verdict against the reference (none for own input).
+ * @param {WidgetRoot} root
+ * @param {Readonly<Record<string, Tensor>>} outputs
+ * @param {Reference} reference
+ * @param {RunInput} input
+ * @returns {Check}
+ */
 function compareOutputs(root, outputs, reference, input) {
   const plain = plainTensors(outputs);
   const tolerance = { atol: Number(root.dataset.atol), rtol: Number(root.dataset.rtol) };
@@ -236,6 +423,7 @@ function compareOutputs(root, outputs, reference, input) {
     return { ...check, results, onnxruntime: reference.onnxruntime, shipped: null };
   }
   // Sample 0's outputs are the top level of reference.json; the others carry their own.
+  /** @type {Partial<ReferenceSample>} */
   const sample = (reference.samples || [])[input.index] || {};
   const expected = input.index > 0 ? { outputs: sample.outputs || [] } : reference;
   const check = core.compareOutputs(plain, expected, tolerance);
@@ -256,7 +444,14 @@ function compareOutputs(root, outputs, reference, input) {
   return { ...check, results, onnxruntime: reference.onnxruntime, shipped };
 }
 
-/* The checked result, on the page before the timings; returns the line to end the Run with. */
+/**
+ * The checked result, on the page before the timings; returns the line to end the Run with.
+ * @param {WidgetRoot} root
+ * @param {string} backend
+ * @param {Check} check
+ * @param {string} pixelNote
+ * @param {RunInput} input
+ */
 function showResult(root, backend, check, pixelNote, input) {
   if (!input.hasReference) {
     setText(root, "check", input.noReference.check);
@@ -274,8 +469,8 @@ function showResult(root, backend, check, pixelNote, input) {
   if (shipped) {
     root.dataset.shippedMatch = String(shipped.pass);
     root.dataset.shippedMaxAbsDiff = String(shipped.maxAbs);
-    part(root, "shipped-title").hidden = false;
-    part(root, "shipped").hidden = false;
+    needPart(root, "shipped-title").hidden = false;
+    needPart(root, "shipped").hidden = false;
     setText(root, "shipped", "max abs diff " + shipped.maxAbs.toExponential(2) +
       " against the outputs shipped in " + shipped.source + " (output_N.pb): " +
       (shipped.pass ? "match" : "MISMATCH"));
@@ -288,49 +483,77 @@ function showResult(root, backend, check, pixelNote, input) {
   return "Done: " + verdict;
 }
 
+/**
+ * @param {WidgetRoot} root
+ * @param {unknown} error
+ */
 function showError(root, error) {
-  const box = part(root, "error");
+  const box = needPart(root, "error");
   box.textContent = core.errorMessage(error);
   box.hidden = false;
   setState(root, "error", "Failed; press Run to try again.");
 }
 
-/* After every Run, whatever happened: free the session (WebGPU memory) and the button. */
-function release(root, session) {
-  if (session) {
-    session.release().then(() => { stats.sessionsReleased++; }, () => {});
-  }
-  delete part(root, "progress").dataset.active;
+/**
+ * After every Run, whatever happened: free the button (runModel freed the session).
+ * @param {WidgetRoot} root
+ */
+function release(root) {
+  delete needPart(root, "progress").dataset.active;
   runButton(root).disabled = false;
   showCacheLine(root);
 }
 
 /* -- helpers of the steps ------------------------------------------------------------------ */
 
+/**
+ * The widget's Run button (the template always writes it).
+ * @param {WidgetRoot} root
+ * @returns {HTMLButtonElement}
+ */
 function runButton(root) {
-  return root.querySelector('button[data-action="run"]');
+  /** @type {HTMLButtonElement | null} */
+  const button = root.querySelector('button[data-action="run"]');
+  if (!button) throw new Error("This widget has no Run button: rebuild the site.");
+  return button;
 }
 
+/**
+ * One of the widget's URLs (data-example-url...), made absolute.
+ * @param {WidgetRoot} root
+ * @param {"exampleUrl" | "modelUrl" | "referenceUrl"} key
+ */
 function widgetUrl(root, key) {
-  return new URL(root.dataset[key], location.href).href;
+  return new URL(root.dataset[key] || "", location.href).href;
 }
 
-/* The bytes of the model and of each backend's .wasm (data-download-sizes, from Python). */
+/**
+ * The bytes of the model and of each backend's .wasm (data-download-sizes, from Python).
+ * @param {WidgetRoot} root
+ * @returns {DownloadSizes}
+ */
 function downloadSizes(root) {
   return JSON.parse(root.dataset.downloadSizes || "{}");
 }
 
-/* The .wasm file per backend, as the build names them (data-runtime-files, from Python). */
+/**
+ * The .wasm file per backend, as the build names them (data-runtime-files, from Python).
+ * @param {WidgetRoot} root
+ * @returns {Record<string, unknown>}
+ */
 function runtimeFiles(root) {
   return JSON.parse(root.dataset.runtimeFiles || "{}");
 }
 
-/*
+/**
  * A progress bar shared by downloads running at once: track(label) gives one its callback.
  * The bar is redrawn once per frame at most, however many chunks arrive.
+ * @param {WidgetRoot} root
+ * @returns {(label: string) => OnProgress}
  */
 function progressBar(root) {
-  const bar = part(root, "progress-bar");
+  const bar = needPart(root, "progress-bar");
+  /** @type {Record<string, [number, number] | string>} */
   const items = {};
   let drawing = false;
   const draw = () => {
@@ -340,11 +563,11 @@ function progressBar(root) {
     bar.value = summary.value;
     setText(root, "progress-text", summary.text);
   };
-  part(root, "progress").dataset.active = "";
+  needPart(root, "progress").dataset.active = "";
   return function track(label) {
     items[label] = [0, 0];
     // onProgress(received, total), or onProgress(phrase) when no bytes are counted.
-    return function onProgress(received, total) {
+    return function onProgress(received, total = 0) {
       items[label] = typeof received === "string" ? received : [received, total];
       if (!drawing) {
         drawing = true;
@@ -354,11 +577,19 @@ function progressBar(root) {
   };
 }
 
+/**
+ * @param {WidgetRoot} root
+ * @param {string | undefined} name
+ */
 function selectTab(root, name) {
-  for (const tab of root.querySelectorAll("[data-tab]")) {
+  /** @type {NodeListOf<HTMLElement>} */
+  const tabs = root.querySelectorAll("[data-tab]");
+  for (const tab of tabs) {
     tab.setAttribute("aria-selected", String(tab.dataset.tab === name));
   }
-  for (const panel of root.querySelectorAll("[data-panel]")) {
+  /** @type {NodeListOf<HTMLElement>} */
+  const panels = root.querySelectorAll("[data-panel]");
+  for (const panel of panels) {
     panel.hidden = panel.dataset.panel !== name;
   }
 }
@@ -367,7 +598,9 @@ function selectTab(root, name) {
 
 /** Ready the widgets of the current document (again after each instant navigation). */
 export function init() {
-  for (const root of document.querySelectorAll("[data-live-example]")) {
+  /** @type {NodeListOf<HTMLElement>} */
+  const roots = document.querySelectorAll("[data-live-example]");
+  for (const root of roots) {
     if (root.dataset.ready) continue;
     root.dataset.ready = "true";
     runButton(root).disabled = false;
@@ -390,12 +623,15 @@ export function init() {
 // A module runs once per document, so they are added once.
 document.addEventListener("click", (event) => {
   const target = event.target instanceof Element ? event.target : null;
+  /** @type {HTMLElement | null} */
   const root = target && target.closest("[data-live-example]");
-  if (!root) return;
+  if (!target || !root) return;
+  /** @type {HTMLButtonElement | null} */
   const button = target.closest('button[data-action="run"]');
   if (button && !button.disabled) run(root);
   if (target.closest('button[data-action="clear"]')) clearPad(root);
   if (target.closest('button[data-action="clear-cache"]')) clearCache(root);
+  /** @type {HTMLElement | null} */
   const tab = target.closest("[data-tab]");
   if (tab) selectTab(root, tab.dataset.tab);
 });
@@ -403,7 +639,8 @@ document.addEventListener("click", (event) => {
 for (const type of ["change", "input"]) {
   document.addEventListener(type, (event) => {
     const target = event.target instanceof Element ? event.target : null;
+    /** @type {HTMLElement | null} */
     const root = target && target.closest("[data-live-example]");
-    if (root) previewInput(root, target);
+    if (target && root) previewInput(root, target);
   });
 }

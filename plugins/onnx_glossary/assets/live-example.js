@@ -1,3 +1,4 @@
+// @ts-check
 /*
  * Live examples, the loader: a classic script on every page (a few lines; MkDocs lists it in
  * extra_javascript). Until a page has a [data-live-example] it does nothing; then it imports
@@ -8,7 +9,10 @@
   "use strict";
   if (window.onnxLiveExample) return; // loaded twice: keep the first one
 
-  const WIDGET_URL = new URL("live-example-widget.mjs", document.currentScript.src).href;
+  // A classic script of this page: currentScript is its <script> element while it runs.
+  const script = /** @type {HTMLScriptElement} */ (document.currentScript);
+  const WIDGET_URL = new URL("live-example-widget.mjs", script.src).href;
+  /** @type {Promise<{init: () => void}> | null} */
   let widget = null; // Promise of the widget module, imported once per document
 
   /* (Re)initialise the widgets of the current document. */
@@ -17,13 +21,23 @@
     if (!widget) widget = import(WIDGET_URL);
     widget.then(
       function (module) { module.init(); },
+      /** @param {unknown} error */
       function (error) {
         widget = null; // the next page (or navigation) tries again
         for (const root of document.querySelectorAll("[data-live-example]")) {
           const state = root.querySelector('[data-le="state"]');
-          if (state) state.textContent = "Could not load the widget: " + (error && error.message || error);
+          if (state) state.textContent = "Could not load the widget: " + message(error);
         }
       });
+  }
+
+  /**
+   * An error's message, or the thrown value as text.
+   * @param {unknown} error
+   */
+  function message(error) {
+    const text = error && typeof error === "object" && "message" in error ? error.message : "";
+    return String(text || error);
   }
 
   function start() {

@@ -1,23 +1,29 @@
+// @ts-check
 // Wide tables and diagrams scroll sideways inside their own box, never the page. This wraps
 // each such box in a frame that knows which edges hide content (data-more="left right"), so
 // the CSS draws a shadow there as a cue, and makes every box that scrolls reachable from the
 // keyboard. Runs on every page Material swaps in (navigation.instant).
 (() => {
   const BOXES = ".md-typeset .gl-table-scroll, .md-typeset .md-typeset__scrollwrap, .md-typeset div.mermaid";
+  /** @param {HTMLElement} box */
   const update = (box) => {
     const max = box.scrollWidth - box.clientWidth;
     const more = [];
     if (max > 1 && box.scrollLeft > 1) more.push("left");
     if (max > 1 && box.scrollLeft < max - 1) more.push("right");
-    box.parentElement.dataset.more = more.join(" ");
+    if (box.parentElement) box.parentElement.dataset.more = more.join(" ");
     if (max > 1 && !box.hasAttribute("tabindex")) box.tabIndex = 0;
   };
-  const resized = new ResizeObserver((entries) => entries.forEach((e) => update(e.target)));
+  // It observes only the boxes below, which are HTML elements.
+  const resized = new ResizeObserver((entries) => entries.forEach((e) => update(/** @type {HTMLElement} */ (e.target))));
   const setUp = () => {
-    for (const box of document.querySelectorAll(BOXES)) {
+    /** @type {NodeListOf<HTMLElement>} */
+    const boxes = document.querySelectorAll(BOXES);
+    for (const box of boxes) {
+      const parent = box.parentElement;
       // A table inside our own scroll box: the outer box scrolls, not Material's wrapper.
-      if (box.parentElement.closest(".gl-table-scroll")) continue;
-      if (!box.parentElement.classList.contains("gl-scroll-frame")) {
+      if (!parent || parent.closest(".gl-table-scroll")) continue;
+      if (!parent.classList.contains("gl-scroll-frame")) {
         const frame = document.createElement("div");
         frame.className = "gl-scroll-frame";
         box.replaceWith(frame);
@@ -28,7 +34,9 @@
       update(box);
     }
     // Code blocks that scroll: Material makes most focusable, this catches the rest.
-    for (const code of document.querySelectorAll(".md-typeset pre > code:not([tabindex])")) {
+    /** @type {NodeListOf<HTMLElement>} */
+    const codes = document.querySelectorAll(".md-typeset pre > code:not([tabindex])");
+    for (const code of codes) {
       if (code.scrollWidth > code.clientWidth) code.tabIndex = 0;
     }
     document.documentElement.dataset.glScrollBoxes = "ready";
@@ -36,6 +44,7 @@
   // Material wraps tables and draws diagrams after load: look again when the article gains a
   // box. Only then: a live example rewrites its text many times a Run, and measuring every box
   // after each change would force a layout each time.
+  /** @param {MutationRecord[]} records */
   const addsBox = (records) => records.some((record) => Array.from(record.addedNodes).some(
     (node) => node instanceof Element && (node.matches(BOXES) || node.querySelector(BOXES))));
   const watch = () => {

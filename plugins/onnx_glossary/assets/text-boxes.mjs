@@ -161,8 +161,10 @@ function regions(mask, width, height) {
     while (stack.length) {
       const i = /** @type {number} */ (stack.pop());
       const x = i % width, y = (i - x) / width;
-      left[y] = Math.min(left[y], x), right[y] = Math.max(right[y], x);
-      top = Math.min(top, y), bottom = Math.max(bottom, y);
+      left[y] = Math.min(left[y], x);
+      right[y] = Math.max(right[y], x);
+      top = Math.min(top, y);
+      bottom = Math.max(bottom, y);
       for (let ny = Math.max(y - 1, 0); ny <= Math.min(y + 1, height - 1); ny++) {
         for (let nx = Math.max(x - 1, 0); nx <= Math.min(x + 1, width - 1); nx++) {
           const n = ny * width + nx;
@@ -177,7 +179,8 @@ function regions(mask, width, height) {
     const ends = [];
     for (let y = top; y <= bottom; y++) {
       if (right[y] >= 0) ends.push([left[y], y], [right[y], y]);
-      left[y] = width, right[y] = -1;
+      left[y] = width;
+      right[y] = -1;
     }
     found.push(ends);
   }

@@ -1,0 +1,39 @@
+// The globals the site's scripts share on a page, for the type check (tsconfig.json) only:
+// nothing here is shipped. Each is set by one of the plugin's scripts or by mkdocs-material.
+
+/** What the live-example loader (assets/live-example.js) puts on the page. */
+interface OnnxLiveExample {
+  /** Ready the widgets of the current document. */
+  init: () => void;
+  /** Test hook, set by the widget module: sessions created and released on this page. */
+  stats?: { sessionsCreated: number; sessionsReleased: number };
+  /**
+   * Set by a page (the benchmark's bare loop): called after the widget's timings with the
+   * session, its feeds and the timings, before the session is released.
+   */
+  afterTimings?: (timed: {
+    session: import("onnxruntime-web/wasm").InferenceSession;
+    feeds: import("onnxruntime-web/wasm").InferenceSession.FeedsType;
+    group: number;
+    times: number[];
+    outputs: unknown;
+  }) => Promise<void> | void;
+}
+
+/** The global `mermaid` mkdocs-material draws diagrams with (assets/mermaid-shim.js sets it). */
+interface MermaidGlobal {
+  initialize(options: object): void;
+  render(id: string, text: string): Promise<{ svg: string }>;
+}
+
+/** What the capability check (assets/live-example-check.js) found. */
+interface OnnxLiveExampleCheck {
+  missing: string[];
+  worksIn: string;
+}
+
+declare var onnxLiveExample: OnnxLiveExample | undefined;
+declare var onnxLiveExampleCheck: OnnxLiveExampleCheck | undefined;
+declare var mermaid: MermaidGlobal | undefined;
+/** mkdocs-material's observable of documents: emits after every (instant) navigation. */
+declare var document$: { subscribe(next: () => void): unknown } | undefined;
