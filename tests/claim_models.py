@@ -1,0 +1,107 @@
+"""The small models the glossary's claim tests feed the runtimes (Python, Node and Chromium).
+
+Each builder makes the smallest graph that shows one claim, stamped with exactly the IR version
+and opset the claim is about. :func:`write_all` saves every one of them into a folder, for the
+JavaScript claim tests (tests/js/claims-web.claims.mjs and tests/test_claims_browser.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+from .model_builders import classifier
+
+FLOAT = TensorProto.FLOAT
+
+
+def unary(op: str = "Relu", *, opset: int = 17, ir_version: int = 10,
+          elem_type: int = FLOAT, shape: list[int | str] | None = None) -> onnx.ModelProto:
+    """One ``op`` node from ``x`` to ``y``."""
+    shape = [2, 3] if shape is None else shape
+    graph = helper.make_graph(
+        [helper.make_node(op, ["x"], ["y"])], op.lower(),
+        [helper.make_tensor_value_info("x", elem_type, shape)],
+        [helper.make_tensor_value_info("y", elem_type, shape)])
+    return helper.make_model(graph, ir_version=ir_version,
+                             opset_imports=[helper.make_opsetid("", opset)])
+
+
+def hardmax_between_relus() -> onnx.ModelProto:
+    """Relu, Hardmax, Relu: Hardmax has no WebGPU kernel, the Relus have one."""
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Hardmax", ["r"], ["h"]),
+         helper.make_node("Relu", ["h"], ["y"])], "hardmax",
+        [helper.make_tensor_value_info("x", FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", FLOAT, [2, 3])])
+    return helper.make_model(graph, ir_version=10, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def image_decoder() -> onnx.ModelProto:
+    """ImageDecoder (ai.onnx opset 20): encoded bytes in, pixels out."""
+    graph = helper.make_graph(
+        [helper.make_node("ImageDecoder", ["x"], ["y"])], "image_decoder",
+        [helper.make_tensor_value_info("x", TensorProto.UINT8, ["n"])],
+        [helper.make_tensor_value_info("y", TensorProto.UINT8, None)])
+    return helper.make_model(graph, ir_version=10, opset_imports=[helper.make_opsetid("", 20)])
+
+
+def two_inputs_sharing_a_name() -> onnx.ModelProto:
+    """Inputs ``a`` and ``b`` both declared ``[n]``, each copied to an output."""
+    graph = helper.make_graph(
+        [helper.make_node("Identity", ["a"], ["a_out"]),
+         helper.make_node("Identity", ["b"], ["b_out"])], "shared_n",
+        [helper.make_tensor_value_info(name, FLOAT, ["n"]) for name in ("a", "b")],
+        [helper.make_tensor_value_info(name, FLOAT, ["n"]) for name in ("a_out", "b_out")])
+    return helper.make_model(graph, ir_version=10, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def top_k(k: int = 2) -> onnx.ModelProto:
+    """TopK (opset 11 defaults: largest, sorted) over the last axis of ``x`` [1, 5]."""
+    k_tensor = numpy_helper.from_array(np.array([k], np.int64), "k")
+    graph = helper.make_graph(
+        [helper.make_node("TopK", ["x", "k"], ["values", "indices"])], "top_k",
+        [helper.make_tensor_value_info("x", FLOAT, [1, 5])],
+        [helper.make_tensor_value_info("values", FLOAT, [1, k]),
+         helper.make_tensor_value_info("indices", TensorProto.INT64, [1, k])],
+        [k_tensor])
+    return helper.make_model(graph, ir_version=10, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def linear_with_external_data(folder: Path) -> Path:
+    """The linear layer with its weight in ``linear-external.onnx.data`` next to the model."""
+    weight = numpy_helper.from_array(np.arange(3 * 256, dtype=np.float32).reshape(256, 3) / 1000,
+                                     "W")  # 3 KB: above save_model's 1024-byte threshold
+    graph = helper.make_graph(
+        [helper.make_node("Gemm", ["x", "W"], ["y"], transB=1)], "linear_external",
+        [helper.make_tensor_value_info("x", FLOAT, ["batch", 3])],
+        [helper.make_tensor_value_info("y", FLOAT, ["batch", 256])], [weight])
+    model = helper.make_model(graph, ir_version=10, opset_imports=[helper.make_opsetid("", 17)])
+    path = folder / "linear-external.onnx"
+    onnx.save_model(model, path, save_as_external_data=True,
+                    location="linear-external.onnx.data")
+    return path
+
+
+def write_all(folder: Path) -> Path:
+    """Every model the JavaScript claim tests load, written into ``folder``; returns it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    models = {
+        "relu-ir13": unary(ir_version=13),
+        "relu-ir14": unary(ir_version=14),
+        "relu-opset26": unary(opset=26, ir_version=13),
+        "relu-opset27": unary(opset=27, ir_version=13),
+        "relu-float16": unary(elem_type=TensorProto.FLOAT16),
+        "hardmax": hardmax_between_relus(),
+        "image-decoder": image_decoder(),
+        "classifier-zipmap": classifier(zipmap=True),
+        "shared-n": two_inputs_sharing_a_name(),
+        "top-k": top_k(),
+    }
+    for name, model in models.items():
+        (folder / f"{name}.onnx").write_bytes(model.SerializeToString())
+    linear_with_external_data(folder)
+    return folder
