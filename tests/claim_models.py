@@ -95,6 +95,7 @@ def write_all(folder: Path) -> Path:
         "relu-opset26": unary(opset=26, ir_version=13),
         "relu-opset27": unary(opset=27, ir_version=13),
         "relu-float16": unary(elem_type=TensorProto.FLOAT16),
+        "relu-1x1": unary(shape=[1, 1]),
         "hardmax": hardmax_between_relus(),
         "image-decoder": image_decoder(),
         "classifier-zipmap": classifier(zipmap=True),

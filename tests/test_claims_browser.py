@@ -267,6 +267,31 @@ def test_io_binding__a_gpu_output_must_be_downloaded_with_get_data(open_page) ->
     assert len(result["values"]) == 1 and result["disposed"] == "none"
 
 
+def test_io_binding__a_gpu_buffer_becomes_an_input_with_from_gpu_buffer(open_page) -> None:
+    page = open_page("gpu", bundle(WEBGPU))
+    result = page.evaluate("""async () => {
+      const options = {executionProviders: ['webgpu'], preferredOutputLocation: 'gpu-buffer'};
+      const first = await ort.InferenceSession.create('./models/linear/model.onnx', options);
+      const relu = await ort.InferenceSession.create('./claims/relu-1x1.onnx', options);
+      const input = new ort.Tensor('float32', Float32Array.from([1, 2, 3]), [1, 3]);
+      const { output } = await first.run({ input });
+      const chained = (await relu.run({ x: output })).y;  // straight from GPU to GPU
+      const device = ort.env.webgpu.device;
+      const buffer = device.createBuffer({ size: 16, mappedAtCreation: true,
+        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+      new Float32Array(buffer.getMappedRange()).set([-2.5, 0, 0, 0]);
+      buffer.unmap();
+      const own = ort.Tensor.fromGpuBuffer(buffer, { dataType: 'float32', dims: [1, 1] });
+      const fromBuffer = (await relu.run({ x: own })).y;
+      const result = { location: own.location, chained: chained.location,
+        values: [...await output.getData(), ...await chained.getData(), ...await fromBuffer.getData()] };
+      for (const t of [output, chained, fromBuffer]) t.dispose();
+      return result; }""")
+    assert result["location"] == "gpu-buffer" and result["chained"] == "gpu-buffer"
+    first, chained, from_buffer = result["values"]
+    assert chained == pytest.approx(max(first, 0)) and from_buffer == 0
+
+
 def test_io_binding__preferred_output_location_is_refused_with_the_proxy_worker(open_page) -> None:
     page = open_page("gpu", bundle(WASM), share=False)
     message = page.evaluate(failure_of("""ort.env.wasm.proxy = true;

@@ -18,11 +18,19 @@ import pytest
 
 from .sitebuild import MODELS
 
-torch = pytest.importorskip("torch", reason="needs the export extra (make setup-export)")
-skl2onnx = pytest.importorskip("skl2onnx", reason="needs the export extra (make setup-export)")
 
 
-def legacy_export(**options: object) -> tuple[onnx.ModelProto, list[warnings.WarningMessage]]:
+@pytest.fixture(scope="module")
+def torch():  # noqa: ANN201 - imported here, not at collection: tests/test_claims_file.py collects this file
+    return pytest.importorskip("torch", reason="needs the export extra (make setup-export)")
+
+
+@pytest.fixture(scope="module")
+def skl2onnx():  # noqa: ANN201
+    return pytest.importorskip("skl2onnx", reason="needs the export extra (make setup-export)")
+
+
+def legacy_export(torch, **options: object) -> tuple[onnx.ModelProto, list[warnings.WarningMessage]]:
     layer = torch.nn.Linear(3, 1).eval()
     buffer = io.BytesIO()
     with warnings.catch_warnings(record=True) as caught:
@@ -31,36 +39,36 @@ def legacy_export(**options: object) -> tuple[onnx.ModelProto, list[warnings.War
     return onnx.load_from_string(buffer.getvalue()), caught
 
 
-def test_torch_onnx_export__defaults_are_dynamo_and_external_data() -> None:
+def test_torch_onnx_export__defaults_are_dynamo_and_external_data(torch) -> None:
     assert torch.__version__.startswith("2.13.0")
     parameters = inspect.signature(torch.onnx.export).parameters
     assert parameters["dynamo"].default is True and parameters["external_data"].default is True
 
 
-def test_torch_onnx_export__the_default_call_needs_onnxscript() -> None:
+def test_torch_onnx_export__the_default_call_needs_onnxscript(torch) -> None:
     if importlib.util.find_spec("onnxscript") is not None:
         pytest.skip("onnxscript is installed here, so the default exporter runs")
     with pytest.raises(ModuleNotFoundError, match="No module named 'onnxscript'"):
         torch.onnx.export(torch.nn.Linear(3, 1).eval(), (torch.rand(2, 3),), io.BytesIO())
 
 
-def test_torch_onnx_export__legacy_default_is_opset_20_ir_9_and_17_gives_ir_8() -> None:
-    model, caught = legacy_export()
+def test_torch_onnx_export__legacy_default_is_opset_20_ir_9_and_17_gives_ir_8(torch) -> None:
+    model, caught = legacy_export(torch)
     assert (model.ir_version, [o.version for o in model.opset_import]) == (9, [20])
     assert any(issubclass(w.category, DeprecationWarning) for w in caught)
-    model, _ = legacy_export(opset_version=17)
+    model, _ = legacy_export(torch, opset_version=17)
     assert (model.ir_version, [o.version for o in model.opset_import]) == (8, [17])
 
 
-def test_torch_onnx_export__legacy_exporter_invents_names_like_onnx_gemm_0() -> None:
-    model, _ = legacy_export(opset_version=17)
+def test_torch_onnx_export__legacy_exporter_invents_names_like_onnx_gemm_0(torch) -> None:
+    model, _ = legacy_export(torch, opset_version=17)
     assert [i.name for i in model.graph.input] == ["onnx::Gemm_0"]
-    named, _ = legacy_export(opset_version=17, input_names=["input"], output_names=["output"])
+    named, _ = legacy_export(torch, opset_version=17, input_names=["input"], output_names=["output"])
     assert [i.name for i in named.graph.input] == ["input"]
 
 
-def test_torch_onnx_export__without_dynamic_axes_another_batch_fails() -> None:
-    model, _ = legacy_export(opset_version=17, input_names=["input"])
+def test_torch_onnx_export__without_dynamic_axes_another_batch_fails(torch) -> None:
+    model, _ = legacy_export(torch, opset_version=17, input_names=["input"])
     sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     assert sess.get_inputs()[0].shape == [2, 3]
     with pytest.raises(Exception, match="Got invalid dimensions for input"):
@@ -68,7 +76,7 @@ def test_torch_onnx_export__without_dynamic_axes_another_batch_fails() -> None:
 
 
 @pytest.fixture(scope="module")
-def iris_classifier():  # noqa: ANN201 - a fitted scikit-learn estimator
+def iris_classifier(skl2onnx):  # noqa: ANN201 - a fitted scikit-learn estimator
     from sklearn.datasets import load_iris
     from sklearn.linear_model import LogisticRegression
 
@@ -76,14 +84,14 @@ def iris_classifier():  # noqa: ANN201 - a fitted scikit-learn estimator
     return LogisticRegression(max_iter=500).fit(features.astype(np.float32), labels), features
 
 
-def test_skl2onnx__versions_and_newest_opset_22() -> None:
+def test_skl2onnx__versions_and_newest_opset_22(skl2onnx) -> None:
     import sklearn
 
     assert (skl2onnx.__version__, sklearn.__version__) == ("1.20.0", "1.9.1")
     assert skl2onnx.__max_supported_opset__ == 22
 
 
-def test_skl2onnx__without_target_opset_a_logistic_regression_gets_opset_9_and_ml_1(iris_classifier) -> None:
+def test_skl2onnx__without_target_opset_a_logistic_regression_gets_opset_9_and_ml_1(skl2onnx, iris_classifier) -> None:
     classifier, features = iris_classifier
     model = skl2onnx.to_onnx(classifier, features[:1].astype(np.float32))
     assert sorted((o.domain, o.version) for o in model.opset_import) == [("", 9), ("ai.onnx.ml", 1)]
@@ -91,7 +99,7 @@ def test_skl2onnx__without_target_opset_a_logistic_regression_gets_opset_9_and_m
     assert ops[0] == "LinearClassifier" and "Normalizer" in ops and ops[-1] == "ZipMap"
 
 
-def test_skl2onnx__target_opset_17_lists_the_default_domain_twice(iris_classifier) -> None:
+def test_skl2onnx__target_opset_17_lists_the_default_domain_twice(skl2onnx, iris_classifier) -> None:
     from skl2onnx.common.data_types import FloatTensorType
 
     classifier, _ = iris_classifier
@@ -104,9 +112,11 @@ def test_skl2onnx__target_opset_17_lists_the_default_domain_twice(iris_classifie
     assert probabilities.type.tensor_type.elem_type == onnx.TensorProto.FLOAT
     assert probabilities.type.tensor_type.shape.dim[1].dim_value == 3
     assert [n.op_type for n in model.graph.node] == ["LinearClassifier", "Normalizer"]
+    (batch, features) = model.graph.input[0].type.tensor_type.shape.dim
+    assert not batch.dim_value and features.dim_value == 4  # None: a dynamic axis
 
 
-def test_skl2onnx__float64_data_gives_a_double_input(iris_classifier) -> None:
+def test_skl2onnx__float64_data_gives_a_double_input(skl2onnx, iris_classifier) -> None:
     classifier, features = iris_classifier
     model = skl2onnx.to_onnx(classifier, features[:1])  # float64
     assert model.graph.input[0].type.tensor_type.elem_type == onnx.TensorProto.DOUBLE

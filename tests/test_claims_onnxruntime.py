@@ -294,6 +294,8 @@ def test_normalisation__this_sites_text_detector_takes_rgba_bytes_and_normalises
     assert [d.dim_param or d.dim_value for d in image.type.tensor_type.shape.dim] == ["height", "width", 4]
     scale = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
     assert {"pre.scale", "pre.shift"} <= set(scale)  # x / 127.5 - 1: mean 0.5, std 0.5 after /255
+    (probability,) = graph.output
+    assert [d.dim_param or d.dim_value for d in probability.type.tensor_type.shape.dim] == ["height", "width"]
 
 
 def test_quantisation__dequantize_linear_is_scale_times_q_minus_zero_point() -> None:
@@ -306,3 +308,13 @@ def test_quantisation__dequantize_linear_is_scale_times_q_minus_zero_point() -> 
     model = helper.make_model(graph, ir_version=10, opset_imports=[helper.make_opsetid("", 17)])
     (x,) = session(model).run(None, {"q": np.array([128, 130, 0], np.uint8)})
     np.testing.assert_array_equal(x, [0.0, 1.0, -64.0])  # 0.0 exactly at the zero point
+
+
+def test_io_binding__python_binds_inputs_and_outputs() -> None:
+    sess = linear()
+    binding = sess.io_binding()
+    binding.bind_cpu_input("input", np.array([[1, 2, 3]], np.float32))
+    binding.bind_output("output")
+    sess.run_with_iobinding(binding)
+    (bound,) = binding.copy_outputs_to_cpu()
+    np.testing.assert_allclose(bound, sess.run(None, {"input": np.array([[1, 2, 3]], np.float32)})[0])
