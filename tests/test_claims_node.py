@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .claim_models import write_all
+from .claim_models import single_operator_cases, write_all
 from .sitebuild import REPO
 
 CLAIMS_JS = REPO / "tests" / "js" / "claims-web.claims.mjs"
@@ -38,7 +38,7 @@ def node_results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     models = write_all(tmp_path_factory.mktemp("claim-models"))
     result = subprocess.run(
         [NODE, *NODE_FLAGS, "--test", "--test-reporter=tap", str(CLAIMS_JS)], cwd=REPO, capture_output=True,
-        text=True, timeout=300, env={**os.environ, "CLAIMS_MODELS": str(models)})
+        text=True, timeout=300, env={**os.environ, "CLAIMS_MODELS": str(models), "CLAIMS_CASES": str(single_operator_cases())})
     outcomes: dict[str, str] = {}
     current: str | None = None
     for line in result.stdout.splitlines():

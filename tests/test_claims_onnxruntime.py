@@ -200,6 +200,10 @@ def test_operator__cpu_kernels_cover_every_ai_onnx_operator_but_image_decoder() 
     assert {s.name for s in newest if s.domain == "ai.onnx.ml"} <= kernels["ai.onnx.ml"]
     with pytest.raises(Exception, match=r"Could not find an implementation for ImageDecoder\(20\)"):
         session(image_decoder())
+    newest_versions = {(k.op_name, k.version_range[0]) for k in capi.get_all_opkernel_def()
+                       if k.provider == "CPUExecutionProvider" and k.domain == ""}
+    assert ("RoiAlign", 16) in newest_versions and ("RoiAlign", 22) not in newest_versions
+    assert defs.get_schema("RoiAlign").since_version == 22  # the newest version has no kernel yet
 
 
 def test_zipmap__python_returns_one_dict_per_row() -> None:
