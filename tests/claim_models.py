@@ -86,6 +86,16 @@ def linear_with_external_data(folder: Path) -> Path:
     return path
 
 
+def string_split() -> onnx.ModelProto:
+    """StringSplit (ai.onnx opset 20) on spaces: a string tensor in, its words and their count out."""
+    graph = helper.make_graph(
+        [helper.make_node("StringSplit", ["x"], ["words", "count"], delimiter=" ")], "string_split",
+        [helper.make_tensor_value_info("x", TensorProto.STRING, [1])],
+        [helper.make_tensor_value_info("words", TensorProto.STRING, None),
+         helper.make_tensor_value_info("count", TensorProto.INT64, None)])
+    return helper.make_model(graph, ir_version=10, opset_imports=[helper.make_opsetid("", 20)])
+
+
 def write_all(folder: Path) -> Path:
     """Every model the JavaScript claim tests load, written into ``folder``; returns it."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -101,6 +111,7 @@ def write_all(folder: Path) -> Path:
         "classifier-zipmap": classifier(zipmap=True),
         "shared-n": two_inputs_sharing_a_name(),
         "top-k": top_k(),
+        "string-split": string_split(),
     }
     for name, model in models.items():
         (folder / f"{name}.onnx").write_bytes(model.SerializeToString())

@@ -185,6 +185,14 @@ def test_webgpu__navigator_gpu_exists_while_request_adapter_gives_null(open_page
         "object", None]
 
 
+def test_webnn__headless_chromium_156_has_no_navigator_ml(open_page) -> None:
+    page = open_page("gpu", bundle(WEBGPU))
+    assert page.evaluate("() => typeof navigator.ml") == "undefined"
+    message = page.evaluate(failure_of(
+        "await ort.InferenceSession.create('./models/linear/model.onnx', {executionProviders: ['webnn']});"))
+    assert "WebNN is not supported in current environment" in message
+
+
 def test_webgpu__the_software_adapter_reports_is_fallback_adapter(open_page) -> None:
     page = open_page("gpu", bundle(WEBGPU))
     info = page.evaluate("""async () => { const a = await navigator.gpu.requestAdapter();
@@ -448,3 +456,13 @@ def test_jspi__chromium_156_has_jspi_and_the_jspi_import_runs(open_page) -> None
     on_wasm = page.evaluate(LINEAR_RUN, {"providers": ["wasm"]})
     on_gpu = page.evaluate(LINEAR_RUN, {"providers": ["webgpu"]})
     assert abs(on_gpu[0] - on_wasm[0]) <= 1e-5 + 1e-4 * abs(on_wasm[0])
+    reference = open_page("gpu", bundle(WASM)).evaluate(LINEAR_RUN, {"providers": ["wasm"]})
+    assert abs(on_wasm[0] - reference[0]) <= 1e-5 + 1e-4 * abs(reference[0])
+
+
+def test_jspi__the_jspi_build_has_no_ml_or_string_operators(open_page) -> None:
+    page = open_page("gpu", bundle(JSPI))
+    iris = page.evaluate(failure_of("await ort.InferenceSession.create('./models/iris/model.onnx');"))
+    assert "This is an invalid model" in iris and "LinearClassifier" in iris
+    split = page.evaluate(failure_of("await ort.InferenceSession.create('./claims/string-split.onnx');"))
+    assert "Could not find an implementation for StringSplit(20)" in split

@@ -299,3 +299,25 @@ def test_normalisation__digits_divides_by_a_constant_16() -> None:
     assert constant.op_type == "Constant"
     assert float(numpy_helper.to_array(constant.attribute[0].t)) == 16.0
     assert div.input[1] not in {t.name for t in graph.initializer}
+
+
+def test_ir_version__field_1_and_the_release_table() -> None:
+    assert onnx.ModelProto.DESCRIPTOR.fields_by_name["ir_version"].number == 1
+    assert onnx.IR_VERSION == 14
+    releases = {release: (ir, opset) for release, ir, opset, *_ in helper.VERSION_TABLE}
+    assert releases["1.16.0"] == (10, 21) and releases["1.18.0"][0] == 11
+    assert releases["1.19.0"][0] == 12 and releases["1.20.0"][0] == 13 and releases["1.23.0"][0] == 14
+
+
+def test_ir_version__the_checker_compares_neither_opset_nor_types_with_it() -> None:
+    relu = unary(opset=17, ir_version=3)  # an IR 3 file with an opset 17 graph
+    onnx.checker.check_model(relu)
+    graph = helper.make_graph(
+        [helper.make_node("Identity", ["x"], ["y"])], "fp4",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT4E2M1, [2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT4E2M1, [2])])
+    onnx.checker.check_model(helper.make_model(graph, ir_version=10,
+                                               opset_imports=[helper.make_opsetid("", 23)]))
+    lowered = helper.make_model(unary().graph)  # IR 14 by default
+    lowered.ir_version = 10
+    onnx.checker.check_model(lowered)

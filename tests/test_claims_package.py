@@ -58,3 +58,9 @@ def test_operator__the_package_ships_a_webgpu_operator_table_for_the_jsep_build(
     assert "Hardmax" not in rows and "LinearClassifier" not in rows and "ai.onnx.ml" not in table
     assert "generate-webgpu-operator-md" in table
     assert (PACKAGE / "lib" / "wasm" / "jsep" / "webgpu").is_dir()  # the JSEP build's TypeScript kernels
+
+
+def test_jspi__bundle_and_wasm_sizes() -> None:
+    assert round(size("ort.jspi.bundle.min.mjs", unit=1e3)) == 116
+    assert round(size("ort-wasm-simd-threaded.jspi.wasm"), 1) == 16.8
+    assert "ort-wasm-simd-threaded.jspi.wasm" in (DIST / "ort.jspi.bundle.min.mjs").read_text(encoding="utf-8")

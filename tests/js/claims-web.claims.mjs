@@ -363,6 +363,24 @@ test("jspi__an_engine_without_jspi_refuses_the_jspi_import", async () => {
   // A module instance of its own: the first initialisation is the one that names the cause.
   const { InferenceSession, env } = await import(`${pathToFileURL(join(DIST, BUNDLES["onnxruntime-web/jspi"]))}?fresh`);
   env.wasm.numThreads = 1;
-  assert.match(await failure(InferenceSession.create(repoModel("linear"), { executionProviders: ["webgpu"] })),
-    /WebAssembly JSPI is not supported in the current environment/);
+  // Not even on WebAssembly: the whole import needs JSPI.
+  assert.match(await failure(InferenceSession.create(repoModel("linear"), { executionProviders: ["wasm"] })),
+    /\[wasm\] Error: WebAssembly JSPI is not supported in the current environment\./);
+});
+
+test("webnn__without_the_api_creation_fails", async () => {
+  assert.equal(typeof globalThis.navigator?.ml, "undefined");
+  for (const name of ["onnxruntime-web", "onnxruntime-web/webgpu"]) {
+    const { InferenceSession } = await ort(name);
+    assert.match(await failure(InferenceSession.create(repoModel("linear"), { executionProviders: ["webnn"] })),
+      /\[webnn\] Error: WebNN is not supported in current environment/, name);
+  }
+});
+
+test("webnn__ml_tensor_is_a_tensor_location", async () => {
+  const { Tensor } = await ort("onnxruntime-web/webgpu");
+  // The constructor keeps the handle without touching it; a real page passes an MLTensor.
+  const tensor = Tensor.fromMLTensor({ destroy() {} }, { dataType: "float32", dims: [1, 3] });
+  assert.equal(tensor.location, "ml-tensor");
+  assert.throws(() => tensor.data, /The data is not on CPU/);
 });
