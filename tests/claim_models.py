@@ -13,7 +13,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from .model_builders import classifier
+from .model_builders import classifier, with_local_function
 
 FLOAT = TensorProto.FLOAT
 
@@ -96,6 +96,43 @@ def string_split() -> onnx.ModelProto:
     return helper.make_model(graph, ir_version=10, opset_imports=[helper.make_opsetid("", 20)])
 
 
+def custom_op(domain: str = "my.domain", op: str = "MyOp") -> onnx.ModelProto:
+    """One node of an operator outside the standard, its domain declared in opset_import."""
+    graph = helper.make_graph(
+        [helper.make_node(op, ["x"], ["y"], domain=domain)], "custom",
+        [helper.make_tensor_value_info("x", FLOAT, [3])], [helper.make_tensor_value_info("y", FLOAT, [3])])
+    return helper.make_model(graph, ir_version=10, opset_imports=[
+        helper.make_opsetid("", 17), helper.make_opsetid(domain, 1)])
+
+
+def identity_int64() -> onnx.ModelProto:
+    """An int64 [1, n] input copied to the output, like a text model's input_ids."""
+    graph = helper.make_graph(
+        [helper.make_node("Identity", ["input_ids"], ["ids"])], "ids",
+        [helper.make_tensor_value_info("input_ids", TensorProto.INT64, [1, "n"])],
+        [helper.make_tensor_value_info("ids", TensorProto.INT64, [1, "n"])])
+    return helper.make_model(graph, ir_version=10, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def ort_format(onnx_path: Path) -> Path:
+    """The ORT format copy of ``onnx_path``, made by onnxruntime's converter (next to it).
+
+    In-process: the command line (``python -m onnxruntime.tools.convert_onnx_models_to_ort``)
+    calls this same function, and a new process would import onnxruntime again (seconds).
+    """
+    import gc
+    import warnings
+
+    from onnxruntime.tools import convert_onnx_models_to_ort as converter
+
+    with warnings.catch_warnings():
+        # onnxruntime 1.32.0's config writer leaves the .ort it reads open: not this project's file.
+        warnings.simplefilter("ignore", ResourceWarning)
+        converter.convert_onnx_models_to_ort(onnx_path, optimization_styles=[converter.OptimizationStyle.Fixed])
+        gc.collect()
+    return onnx_path.with_suffix(".ort")
+
+
 def write_all(folder: Path) -> Path:
     """Every model the JavaScript claim tests load, written into ``folder``; returns it."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -112,10 +149,17 @@ def write_all(folder: Path) -> Path:
         "shared-n": two_inputs_sharing_a_name(),
         "top-k": top_k(),
         "string-split": string_split(),
+        "custom-op": custom_op(),
+        "ms-gelu": custom_op("com.microsoft", "Gelu"),
+        "local-function": with_local_function(),
+        "identity-int64": identity_int64(),
     }
     for name, model in models.items():
         (folder / f"{name}.onnx").write_bytes(model.SerializeToString())
     linear_with_external_data(folder)
+    linear = folder / "linear.onnx"
+    linear.write_bytes((Path(__file__).resolve().parent.parent / "models" / "linear" / "model.onnx").read_bytes())
+    ort_format(linear)
     return folder
 
 

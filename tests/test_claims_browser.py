@@ -307,6 +307,18 @@ def test_io_binding__preferred_output_location_is_refused_with_the_proxy_worker(
     assert message == 'session option "preferredOutputLocation" is not supported for proxy.'
 
 
+def test_proxy_worker__the_runtime_runs_in_one_worker_with_the_same_results(open_page) -> None:
+    page = open_page("gpu", bundle(WASM), share=False)
+    assert page.page.workers == []  # type: ignore[attr-defined]
+    in_worker = page.evaluate("""async () => { ort.env.wasm.proxy = true;
+      const s = await ort.InferenceSession.create('./models/linear/model.onnx');
+      return Array.from((await s.run({ input: new ort.Tensor('float32', Float32Array.from([1, 2, 3]), [1, 3]) })).output.data); }""")
+    workers = [w.url for w in page.page.workers]  # type: ignore[attr-defined]
+    assert len(workers) == 1 and workers[0].endswith("/ort/" + WASM)
+    on_page = open_page("gpu", bundle(WASM)).evaluate(LINEAR_RUN, {"providers": ["wasm"]})
+    assert in_worker == pytest.approx(on_page, rel=1e-6)
+
+
 def test_graph_capture__cpu_tensors_fail_with_external_buffer_must_be_provided(open_page) -> None:
     page = open_page("gpu", bundle(WEBGPU))
     message = page.evaluate(failure_of("""

@@ -321,3 +321,73 @@ def test_ir_version__the_checker_compares_neither_opset_nor_types_with_it() -> N
     lowered = helper.make_model(unary().graph)  # IR 14 by default
     lowered.ir_version = 10
     onnx.checker.check_model(lowered)
+
+
+def test_inspecting_a_model__printable_graph_lists_nodes_as_text() -> None:
+    graph = linear_example().graph
+    with pytest.deprecated_call(match=r"Deprecated since 1\.19\. Consider using onnx\.printer\.to_text\(\) instead"):
+        old = helper.printable_graph(graph)
+    assert "graph main_graph (" in old and "%output = Gemm[" in old
+    text = onnx.printer.to_text(graph)
+    assert text.startswith("main_graph (float[batch,3] input) => (float[batch,1] output)")
+    assert '["/Gemm"] output = Gemm <alpha: float = 1, beta: float = 1, transB: int = 1> (input, weight, bias)' in text
+    reread = onnx.parser.parse_graph(text)
+    assert [n.op_type for n in reread.node] == ["Gemm"] and len(reread.initializer) == 2
+    onnx.checker.check_model(linear_example())  # the onnx FAQ's load-and-check
+
+
+def test_inspecting_a_model__extract_model_and_update_model_dims(tmp_path: Path) -> None:
+    from onnx.tools import update_model_dims
+
+    source = MODELS / "digits" / "model.onnx"
+    graph = onnx.load(source).graph
+    (relu,) = [n for n in graph.node if n.op_type == "Relu"][:1]
+    onnx.utils.extract_model(str(source), str(tmp_path / "part.onnx"), [graph.input[0].name], [relu.output[0]])
+    part = onnx.load(tmp_path / "part.onnx")
+    assert part.graph.node[-1].op_type == "Relu" and len(part.graph.node) < len(graph.node)
+    pinned = update_model_dims.update_inputs_outputs_dims(
+        onnx.load(MODELS / "linear" / "model.onnx"), {"input": [4, 3]}, {"output": [4, 1]})
+    assert [d.dim_value for d in pinned.graph.input[0].type.tensor_type.shape.dim] == [4, 3]
+
+
+def test_onnx_checker__a_name_produced_twice_fails_the_check(tmp_path: Path) -> None:
+    twice = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"]), helper.make_node("Relu", ["x"], ["y"])], "twice",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])])
+    with pytest.raises(onnx.checker.ValidationError,
+                       match=r"Graph must be in single static assignment \(SSA\) form, however 'y' "
+                             r"has been used as output names multiple times\."):
+        onnx.checker.check_model(helper.make_model(twice, ir_version=10,
+                                                   opset_imports=[helper.make_opsetid("", 17)]))
+    with pytest.raises(onnx.checker.ValidationError,
+                       match="model with IR version >= 3 must specify opset_import for ONNX"):
+        onnx.checker.check_model(helper.make_model(unary().graph, ir_version=10, opset_imports=[]))
+    unsorted = helper.make_graph(
+        [helper.make_node("Relu", ["r"], ["y"]), helper.make_node("Relu", ["x"], ["r"])], "unsorted",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])])
+    with pytest.raises(onnx.checker.ValidationError, match="Nodes in a graph must be topologically sorted"):
+        onnx.checker.check_model(helper.make_model(unsorted, ir_version=10,
+                                                   opset_imports=[helper.make_opsetid("", 17)]))
+    onnx.save(linear_example(), tmp_path / "linear.onnx")
+    onnx.checker.check_model(str(tmp_path / "linear.onnx"))  # a path works as well as a ModelProto
+
+
+def test_onnx_checker__full_check_adds_strict_shape_inference_and_custom_domains_pass() -> None:
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["y"]), helper.make_node("Add", ["y", "z"], ["w"])], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2]),
+         helper.make_tensor_value_info("z", TensorProto.FLOAT, [3])],
+        [helper.make_tensor_value_info("w", TensorProto.FLOAT, [2])])
+    model = helper.make_model(graph, ir_version=10, opset_imports=[helper.make_opsetid("", 17)])
+    onnx.checker.check_model(model)  # the default check accepts [2] + [3]
+    with pytest.raises(shape_inference.InferenceError, match="Incompatible dimensions"):
+        onnx.checker.check_model(model, full_check=True)
+    custom = helper.make_graph(
+        [helper.make_node("MyOp", ["x"], ["y"], domain="my.domain")], "custom",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])])
+    declared = helper.make_model(custom, ir_version=10, opset_imports=[
+        helper.make_opsetid("", 17), helper.make_opsetid("my.domain", 1)])
+    onnx.checker.check_model(declared, full_check=True)

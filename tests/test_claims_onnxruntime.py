@@ -17,8 +17,8 @@ import onnxruntime as ort
 import pytest
 from onnx import TensorProto, defs, helper, numpy_helper
 
-from .claim_models import image_decoder, top_k, two_inputs_sharing_a_name, unary
-from .model_builders import classifier, ir3_initializers_as_inputs
+from .claim_models import custom_op, image_decoder, ort_format, string_split, top_k, two_inputs_sharing_a_name, unary
+from .model_builders import classifier, ir3_initializers_as_inputs, with_local_function
 from .sitebuild import MODELS
 
 CPU = ["CPUExecutionProvider"]
@@ -322,3 +322,63 @@ def test_io_binding__python_binds_inputs_and_outputs() -> None:
     sess.run_with_iobinding(binding)
     (bound,) = binding.copy_outputs_to_cpu()
     np.testing.assert_allclose(bound, sess.run(None, {"input": np.array([[1, 2, 3]], np.float32)})[0])
+
+
+def test_custom_operators__com_microsoft_kernels_and_an_operator_nobody_implements() -> None:
+    from onnxruntime.capi import onnxruntime_pybind11_state as capi
+
+    contrib = {k.op_name for k in capi.get_all_opkernel_def()
+               if k.provider == "CPUExecutionProvider" and k.domain == "com.microsoft"}
+    assert len(contrib) > 80 and {"Gelu", "FusedConv", "Attention", "MatMulNBits"} <= contrib
+    (y,) = session(custom_op("com.microsoft", "Gelu")).run(None, {"x": np.array([-1, 0, 1], np.float32)})
+    np.testing.assert_allclose(y, [-0.158655, 0, 0.841345], atol=1e-5)
+    with pytest.raises(Exception, match=r"Fatal error: my\.domain:MyOp\(-1\) is not a registered function/op"):
+        session(custom_op())
+    assert callable(ort.SessionOptions().register_custom_ops_library)
+
+
+def test_custom_operators__a_model_local_function_runs() -> None:
+    model = with_local_function()
+    assert [(f.domain, f.name) for f in model.functions] == [("local", "Double")]
+    (y,) = session(model).run(None, {"x": np.array([1, 2], np.float32)})
+    np.testing.assert_array_equal(y, [4, 8])  # Double(Double(x))
+
+
+def test_ort_format__convert_load_and_compare(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    from onnxruntime.tools import convert_onnx_models_to_ort as converter
+
+    original = tmp_path / "linear.onnx"
+    original.write_bytes((MODELS / "linear" / "model.onnx").read_bytes())
+    converted = ort_format(original)
+    assert converted.read_bytes()[4:8] == b"ORTM"  # FlatBuffers file identifier
+    assert (tmp_path / "linear.required_operators.config").is_file()
+    assert (original.stat().st_size, converted.stat().st_size) == (646, 2424)
+    sess = ort.InferenceSession(str(converted), providers=CPU)
+    assert sess.get_inputs()[0].shape == ["batch", 3]
+    x = np.array([[1, 2, 3]], np.float32)
+    np.testing.assert_allclose(sess.run(None, {"input": x})[0], linear().run(None, {"input": x})[0], rtol=1e-6)
+    with pytest.raises(Exception, match="Error parsing message"):
+        onnx.load(converted)
+    monkeypatch.setattr(sys, "argv", ["convert_onnx_models_to_ort", "--help"])
+    with pytest.raises(SystemExit):
+        converter.parse_args()  # what `python -m onnxruntime.tools.convert_onnx_models_to_ort --help` prints
+    usage = capsys.readouterr().out
+    assert "{Fixed,Runtime}" in usage and "bakes in any platform-specific" in " ".join(usage.split())
+
+
+def test_inspecting_a_model__onnxruntime_reports_inputs_outputs_and_metadata() -> None:
+    sess = session(MODELS / "digits" / "model.onnx")
+    assert [(i.name, i.shape) for i in sess.get_inputs()] == [("pixels", ["batch", 64])]
+    assert {o.name for o in sess.get_outputs()} == {"logits", "probabilities"}
+    meta = sess.get_modelmeta()
+    assert meta.producer_name and "framework" in meta.custom_metadata_map
+
+
+def test_tokenizers__string_split_runs_in_python_onnxruntime() -> None:
+    words, count = session(string_split()).run(None, {"x": np.array(["hello onnx world"])})
+    assert words.tolist() == [["hello", "onnx", "world"]] and count.tolist() == [3]
+    assert {"StringSplit", "StringConcat", "RegexFullMatch"} <= {s.name for s in defs.get_all_schemas() if s.since_version == 20}
+    assert not any("token" in s.name.lower() for s in defs.get_all_schemas() if s.domain == "")

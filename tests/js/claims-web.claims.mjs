@@ -384,3 +384,74 @@ test("webnn__ml_tensor_is_a_tensor_location", async () => {
   assert.equal(tensor.location, "ml-tensor");
   assert.throws(() => tensor.data, /The data is not on CPU/);
 });
+
+test("ort_format__onnxruntime_web_reads_ort_files", async () => {
+  const bytes = readFileSync(join(MODELS, "linear.ort"));
+  assert.equal(bytes.subarray(4, 8).toString("latin1"), "ORTM");
+  for (const name of ["onnxruntime-web/wasm", "onnxruntime-web/webgpu"]) {
+    const web = await ort(name);
+    const fromOrt = await web.InferenceSession.create(bytes);
+    const fromOnnx = await web.InferenceSession.create(model("linear"));
+    assert.deepEqual(fromOrt.inputMetadata, fromOnnx.inputMetadata, name);
+    const [a, b] = await Promise.all([fromOrt, fromOnnx].map(async (s) =>
+      Array.from((await s.run({ input: linearInput(web) })).output.data)));
+    assert.ok(Math.abs(a[0] - b[0]) < 1e-6, name);
+  }
+});
+
+test("custom_operators__com_microsoft_gelu_runs_in_onnxruntime_web", async () => {
+  for (const name of ["onnxruntime-web/wasm", "onnxruntime-web/webgpu"]) {
+    const web = await ort(name);
+    const session = await web.InferenceSession.create(model("ms-gelu"));
+    const { y } = await session.run({ x: new web.Tensor("float32", Float32Array.from([-1, 0, 1]), [3]) });
+    assert.deepEqual(Array.from(y.data).map((v) => v.toFixed(4)), ["-0.1587", "0.0000", "0.8413"], name);
+  }
+});
+
+test("custom_operators__an_operator_nobody_implements_fails_creation", async () => {
+  const { InferenceSession } = await ort("onnxruntime-web/wasm");
+  assert.match(await failure(InferenceSession.create(model("custom-op"))),
+    /Fatal error: my\.domain:MyOp\(-1\) is not a registered function\/op/);
+  assert.deepEqual(Object.keys((await ort("onnxruntime-web/wasm")).env.wasm).sort(),
+    ["initTimeout", "numThreads", "proxy", "trace"]);  // no setting that loads custom kernels
+});
+
+test("custom_operators__a_model_local_function_runs_in_onnxruntime_web", async () => {
+  const web = await ort("onnxruntime-web/wasm");
+  const session = await web.InferenceSession.create(model("local-function"));
+  const { y } = await session.run({ x: new web.Tensor("float32", Float32Array.from([1, 2]), [2]) });
+  assert.deepEqual(Array.from(y.data), [4, 8]);
+});
+
+test("tokenizers__string_tensors_pass_and_string_split_runs_in_the_wasm_import", async () => {
+  const web = await ort("onnxruntime-web/wasm");
+  const session = await web.InferenceSession.create(model("string-split"));
+  const { words, count } = await session.run({ x: new web.Tensor("string", ["hello onnx world"], [1]) });
+  assert.deepEqual(words.data, ["hello", "onnx", "world"]);
+  assert.deepEqual(Array.from(count.data), [3n]);
+  const webgpu = await ort("onnxruntime-web/webgpu");
+  assert.match(await failure(webgpu.InferenceSession.create(model("string-split"))),
+    /Could not find an implementation for StringSplit\(20\)/);
+});
+
+test("int64_inputs__bigint64array_from_numbers_and_its_errors", async () => {
+  assert.throws(() => new BigInt64Array([1, 2]), { name: "TypeError", message: "Cannot convert 1 to a BigInt" });
+  assert.deepEqual(Array.from(BigInt64Array.from([1, 2], BigInt)), [1n, 2n]);
+  assert.throws(() => JSON.stringify({ id: 1n }), { name: "TypeError", message: "Do not know how to serialize a BigInt" });
+  assert.equal(Number(2n ** 60n + 1n), 1152921504606847000);
+  assert.equal(Number.MAX_SAFE_INTEGER, 2 ** 53 - 1);
+  const limits = BigInt64Array.from([-(2n ** 63n), 2n ** 63n - 1n]);
+  assert.deepEqual(Array.from(limits), [-(2n ** 63n), 2n ** 63n - 1n]);
+});
+
+test("int64_inputs__an_int64_input_takes_bigint64_data_and_refuses_int32", async () => {
+  const web = await ort("onnxruntime-web/wasm");
+  const session = await web.InferenceSession.create(model("identity-int64"));
+  assert.equal(session.inputMetadata[0].type, "int64");
+  const numbers = new web.Tensor("int64", [101, 2023], [1, 2]);
+  assert.ok(numbers.data instanceof BigInt64Array);
+  const { ids } = await session.run({ input_ids: numbers });
+  assert.deepEqual(Array.from(ids.data), [101n, 2023n]);
+  assert.match(await failure(session.run({ input_ids: new web.Tensor("int32", Int32Array.from([101, 2023]), [1, 2]) })),
+    /Unexpected input data type\. Actual: \(tensor\(int32\)\) , expected: \(tensor\(int64\)\)/);
+});
