@@ -4,6 +4,7 @@ equal to the package). Named ``<term>__<claim>`` like every claim test."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 
@@ -14,6 +15,13 @@ from .sitebuild import REPO
 DATA = json.loads((REPO / "plugins" / "onnx_glossary" / "data" / "browser-support.json").read_text(encoding="utf-8"))
 FEATURES = {f["id"]: f for f in DATA["features"]}
 BCD = REPO / "node_modules" / "@mdn" / "browser-compat-data" / "data.json"
+
+
+@functools.cache
+def bcd_browsers() -> dict:
+    """The package's browser release table (release dates), read once: data.json is 20 MB."""
+    browsers: dict = json.loads(BCD.read_text(encoding="utf-8"))["browsers"]
+    return browsers
 
 
 def first_release(feature: str, browser: str, *, flags: bool = False) -> str | None:
@@ -58,7 +66,7 @@ def test_browser_support__webgpu_platforms_and_partial_support() -> None:
 
 
 def test_browser_support__simd_threads_and_isolation_everywhere_since_2021_2022_safari_simd_2023() -> None:
-    browsers = json.loads(BCD.read_text(encoding="utf-8"))["browsers"]
+    browsers = bcd_browsers()
     years = {}
     for feature in ("wasm-simd", "wasm-threads", "sharedarraybuffer", "cross-origin-isolated"):
         for browser in ("chrome", "edge", "firefox", "safari"):
@@ -86,7 +94,7 @@ def test_jspi__first_releases_per_mdn_compat_data() -> None:
 
 
 def test_webgpu__first_shipped_in_chrome_113_per_mdn_compat_data() -> None:
-    browsers = json.loads(BCD.read_text(encoding="utf-8"))["browsers"]
+    browsers = bcd_browsers()
     assert first_release("webgpu", "chrome") == "113"
     assert browsers["chrome"]["releases"]["113"]["release_date"].startswith("2023")
     assert re.search("ChromeOS, macOS, and Windows", FEATURES["webgpu"]["support"]["chrome"][1]["notes"][0])

@@ -19,14 +19,13 @@ import pytest
 from .sitebuild import MODELS
 
 
-
 @pytest.fixture(scope="module")
-def torch():  # noqa: ANN201 - imported here, not at collection: tests/test_claims_file.py collects this file
+def torch():
     return pytest.importorskip("torch", reason="needs the export extra (make setup-export)")
 
 
 @pytest.fixture(scope="module")
-def skl2onnx():  # noqa: ANN201
+def skl2onnx():
     return pytest.importorskip("skl2onnx", reason="needs the export extra (make setup-export)")
 
 
@@ -76,7 +75,7 @@ def test_torch_onnx_export__without_dynamic_axes_another_batch_fails(torch) -> N
 
 
 @pytest.fixture(scope="module")
-def iris_classifier(skl2onnx):  # noqa: ANN201 - a fitted scikit-learn estimator
+def iris_classifier(skl2onnx):
     from sklearn.datasets import load_iris
     from sklearn.linear_model import LogisticRegression
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .support.claims import CLAIMS, REPO, collapse, counts, load, node_test_names
+from .support.claims import REPO, collapse, counts, load, node_test_names
 
 GLOSSARY = REPO / "glossary"
 CLAIM_TESTS = sorted((REPO / "tests").glob("test_claims_*.py"))
