@@ -40,7 +40,7 @@ def pytest_ids() -> set[str]:
 def test_the_build_reads_only_markdown_from_the_glossary_folder(tmp_path: Path) -> None:
     # claims.yml sits beside the term files: the plugin's reader takes glossary/*.md only, so a
     # .yml there is neither a term nor a problem, even when it is not valid YAML at all.
-    from onnx_glossary.glossary import load_glossary
+    from onnx_glossary.glossary.index import load_glossary
 
     folder = tmp_path / "glossary"
     folder.mkdir()
