@@ -69,7 +69,7 @@ const SAMPLE = {
 const READING = {
   kind: "required string", tensor: "required string", classes: "required array",
   softmax: "required boolean", top: "required number", labels: "required array",
-  unit: "required string",
+  unit: "required string", answer: "nullable string",
 };
 
 /** @type {Marks<ReferenceFormField>} */
@@ -82,6 +82,7 @@ const FORM_FIELD = {
 const INPUT_SPEC = {
   kind: "required string", tensor: "required string", grid: "required number",
   max: "required number", fields: "required array", max_side: "required number",
+  rows: "required number",
 };
 
 /** @type {Marks<Reference>} */

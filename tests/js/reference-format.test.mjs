@@ -32,10 +32,10 @@ function conforming() {
     ],
     reading: {
       kind: "classes", tensor: "label", classes: ["setosa"], softmax: false, top: 3, labels: [],
-      unit: "",
+      unit: "", answer: null,
     },
     input: {
-      kind: "form", tensor: "input", grid: 8, max: 16, max_side: 320,
+      kind: "form", tensor: "input", grid: 8, max: 16, max_side: 320, rows: 1,
       fields: [{ label: "Sepal length", min: 4.3, max: 7.9, step: 0.1, unit: "cm" }],
     },
   };

@@ -170,6 +170,85 @@ export function feedArgs(root, input, example, reference) {
 function selectOwn(root) {
   const useOwn = part(root, "use-own");
   if (useOwn) useOwn.checked = true;
+  showPad(root);
+}
+
+/**
+ * The drawing pad shows only while the reader's own drawing is the input: a sample needs no
+ * pad, and a pad in view would push Run and the answer down.
+ * @param {WidgetRoot} root
+ */
+export function showPad(root) {
+  const area = part(root, "pad-area");
+  const useOwn = part(root, "use-own");
+  if (area) area.hidden = !(useOwn && useOwn.checked);
+}
+
+/**
+ * The form's rows (a batch): one more, or one less, between 1 and the form's data-rows.
+ * @param {WidgetRoot} root
+ * @param {1 | -1} change
+ */
+export function changeRows(root, change) {
+  const form = part(root, "form");
+  if (!form) return;
+  /** @type {HTMLElement[]} */
+  const rows = Array.from(form.querySelectorAll("[data-le-row]"));
+  const most = Number(form.dataset.rows || 1);
+  if (change > 0 && rows.length < most) {
+    const last = rows[rows.length - 1];
+    const copy = /** @type {HTMLElement} */ (last.cloneNode(true));
+    copy.dataset.leRow = String(rows.length);
+    const out = copy.querySelector("[data-le-row-out]");
+    if (out) {
+      out.textContent = "–";
+      out.setAttribute("aria-label", "Answer for row " + (rows.length + 1));
+    }
+    last.after(copy);
+  } else if (change < 0 && rows.length > 1) {
+    rows[rows.length - 1].remove();
+  } else {
+    return;
+  }
+  selectOwn(root);
+  updateRowButtons(root);
+}
+
+/**
+ * Add and remove are offered only where they can act.
+ * @param {WidgetRoot} root
+ */
+function updateRowButtons(root) {
+  const form = part(root, "form");
+  if (!form) return;
+  const count = form.querySelectorAll("[data-le-row]").length;
+  /** @type {HTMLButtonElement | null} */
+  const add = root.querySelector('button[data-action="add-row"]');
+  /** @type {HTMLButtonElement | null} */
+  const remove = root.querySelector('button[data-action="remove-row"]');
+  if (add) add.disabled = count >= Number(form.dataset.rows || 1);
+  if (remove) remove.disabled = count <= 1;
+}
+
+/**
+ * Show `numbers` in the form, as many rows as they fill (a sample of a batch model).
+ * @param {WidgetRoot} root
+ * @param {unknown[]} numbers
+ */
+function fillForm(root, numbers) {
+  const form = part(root, "form");
+  if (!form) return;
+  const width = form.querySelector("[data-le-row]")?.querySelectorAll("input[data-le-field]").length || 1;
+  const wanted = Math.max(1, Math.ceil(numbers.length / width));
+  while (form.querySelectorAll("[data-le-row]").length < wanted &&
+         form.querySelectorAll("[data-le-row]").length < Number(form.dataset.rows || 1)) {
+    changeRows(root, 1);
+  }
+  while (form.querySelectorAll("[data-le-row]").length > wanted) changeRows(root, -1);
+  /** @type {NodeListOf<HTMLInputElement>} */
+  const fields = form.querySelectorAll("input[data-le-field]");
+  fields.forEach((field, i) => { if (i < numbers.length) field.value = String(numbers[i]); });
+  updateRowButtons(root);
 }
 
 /** @param {WidgetRoot} root */
@@ -349,6 +428,8 @@ export function drawCells(canvas, values, max) {
 export function initInputs(root) {
   wirePad(root);
   drawThumbnails(root);
+  showPad(root);
+  updateRowButtons(root);
   // A picture picked before this module loaded (a quick reader on a slow page) raised its
   // `change` with nobody listening: take it as picked now, so Run feeds it.
   const file = part(root, "file");
@@ -367,15 +448,18 @@ export function previewInput(root, target) {
     selectOwn(root);
     return;
   }
-  const values = target instanceof HTMLElement && target.matches("input[data-le-sample]")
-    ? target.dataset.values : undefined;
+  const isSample = target instanceof HTMLElement && target.matches("input[data-le-sample]");
+  const values = isSample ? /** @type {HTMLElement} */ (target).dataset.values : undefined;
   if (values) {
     /** @type {unknown[]} */
     const numbers = JSON.parse(values);
-    /** @type {NodeListOf<HTMLInputElement>} */
-    const fields = root.querySelectorAll("input[data-le-field]");
-    fields.forEach((field, i) => { if (i < numbers.length) field.value = String(numbers[i]); });
+    const useOwnBefore = part(root, "use-own");
+    fillForm(root, numbers);
+    // Filling the form is not the reader's own input: the sample stays picked.
+    if (useOwnBefore) useOwnBefore.checked = false;
+    /** @type {HTMLInputElement} */ (target).checked = true;
   }
+  if (isSample || (target instanceof HTMLElement && target.matches('[data-le="use-own"]'))) showPad(root);
   const preview = part(root, "input-image");
   const file = part(root, "file");
   const useOwn = part(root, "use-own");

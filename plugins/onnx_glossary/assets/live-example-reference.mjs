@@ -69,8 +69,9 @@
 /**
  * How an output reads to a person (example.yml's `output`).
  * @typedef {object} ReferenceReading
- * @property {"classes" | "heatmap" | "picture" | "values"} kind
+ * @property {"classes" | "heatmap" | "picture" | "values" | "text-lines" | "mask" | "faces"} kind
  * @property {string} tensor The output it reads.
+ * @property {string | null} answer The answer in words, with {class}, {percent}... in it.
  * @property {string[]} classes Class names, by index (classes).
  * @property {boolean} softmax Whether the scores are logits (classes).
  * @property {number} top How many classes to show (classes).
@@ -97,6 +98,7 @@
  * @property {number} max The largest value of a grid cell (drawing).
  * @property {ReferenceFormField[]} fields (form)
  * @property {number} max_side A picture's longest side once scaled down (picture).
+ * @property {number} rows How many rows (a batch) a form may give.
  */
 
 /**

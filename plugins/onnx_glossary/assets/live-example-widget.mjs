@@ -26,9 +26,10 @@ import {
 import * as core from "./live-example-core.mjs";
 import { needPart, part, setState, setText } from "./live-example-dom.mjs";
 import {
-  clearPad, currentInput, feedArgs, initInputs, previewInput,
+  changeRows, clearPad, currentInput, feedArgs, initInputs, previewInput,
 } from "./live-example-inputs.mjs";
-import { clearOutputs, presentOutputs } from "./live-example-presenters.mjs";
+import { presentOutputs } from "./live-example-presenters.mjs";
+import { recordSummary, threadsText } from "./live-example-answers.mjs";
 import { busy, exclusive } from "./live-example-queue.mjs";
 
 /**
@@ -51,8 +52,9 @@ import { busy, exclusive } from "./live-example-queue.mjs";
  */
 
 /**
- * A backend and why example.mjs's pickBackend() chose it.
- * @typedef {{backend: string, reason: string}} BackendChoice
+ * A backend and why example.mjs's pickBackend() chose it; `adapter` is what the browser's
+ * WebGPU adapter was ("none", "software", "hardware"), or "not asked".
+ * @typedef {{backend: string, reason: string, adapter?: string}} BackendChoice
  */
 
 /**
@@ -74,7 +76,8 @@ import { busy, exclusive } from "./live-example-queue.mjs";
 /**
  * A model's example.mjs, as templates/example.mjs.jinja writes it: the code the page shows.
  * @typedef {object} ExampleModule
- * @property {() => Promise<BackendChoice>} pickBackend
+ * @property {(wanted?: string) => Promise<BackendChoice>} pickBackend
+ * @property {() => Promise<string>} [adapterKind] Models the WebGPU build can run only.
  * @property {(backend: string) => Promise<Ort>} loadRuntime
  * @property {(ort: Ort, backend: string, model?: string | Uint8Array, pinned?: boolean)
  *   => Promise<CreatedSession>} createSession
@@ -92,7 +95,7 @@ const ORT_BASE = new URL("../ort/", import.meta.url).href;
 
 /** The data attributes a Run sets, cleared when the next one starts. */
 const RESULT_KEYS = [
-  "backend", "threads", "maxAbsDiff", "match", "medianMs", "sample", "answer",
+  "backend", "threads", "maxAbsDiff", "match", "medianMs", "sample",
   "shippedMatch", "shippedMaxAbsDiff",
 ];
 
@@ -120,10 +123,11 @@ async function run(root) {
     const { args, pinned } = feedArgs(root, input, example, downloaded.reference);
     if (busy()) setState(root, "loading", "Waiting for the other live example on this page…");
     // The runtime is the page's: one Run at a time uses it (see live-example-queue.mjs).
-    const verdict = await exclusive((globals) => runModel(root, {
+    const words = await exclusive((globals) => runModel(root, {
       example, downloaded, choice, input, args, pinned,
     }, globals));
-    setState(root, "done", verdict);
+    setState(root, "done", words);
+    labelWebGpu(root, example);
   } catch (error) {
     showError(root, error);
   } finally {
@@ -140,7 +144,7 @@ async function run(root) {
  * @param {{example: ExampleModule, downloaded: Downloaded, choice: BackendChoice,
  *          input: RunInput, args: FeedArgs, pinned: boolean}} run
  * @param {Globals} globals
- * @returns {Promise<string>} The line to end the Run with.
+ * @returns {Promise<string>} The answer in words: the line the Run ends with.
  */
 async function runModel(root, { example, downloaded, choice, input, args, pinned }, globals) {
   const created = await createSession(root, example, downloaded, choice, pinned, globals);
@@ -149,16 +153,20 @@ async function runModel(root, { example, downloaded, choice, input, args, pinned
     const pixelNote = checkSamplePixels(root, feeds, downloaded.reference, input);
     const first = await firstRun(root, created, feeds);
     const check = compareOutputs(root, first.outputs, downloaded.reference, input);
-    presentOutputs(root, {
+    const words = presentOutputs(root, {
       results: check.results,
       reading: downloaded.reference.reading || null,
       input,
       label: input.source === "sample" ? sampleLabel(downloaded.reference, input.index) : null,
       fed: plainTensors(feeds),
     });
-    const verdict = showResult(root, created.backend, check, pixelNote, input);
-    await timeRuns(root, created, feeds, first.ms);
-    return verdict;
+    const match = showResult(root, check, pixelNote, input);
+    showAnswer(root, words, match);
+    const summary = { backend: created.backend, threads: Number(root.dataset.threads || 1), match };
+    setText(root, "summary", recordSummary({ ...summary, medianMs: null }));
+    const medianMs = await timeRuns(root, created, feeds, first.ms);
+    setText(root, "summary", recordSummary({ ...summary, medianMs }));
+    return words;
   } finally {
     // Free the session (WebGPU memory) before the next task's runtime work starts.
     await created.session.release().then(() => { stats.sessionsReleased++; }, () => {});
@@ -167,7 +175,11 @@ async function runModel(root, { example, downloaded, choice, input, args, pinned
 
 /* -- the steps ---------------------------------------------------------------------------- */
 
-/** @param {WidgetRoot} root */
+/**
+ * Before a Run: the previous answer stays on the page until a new one replaces it (a Run
+ * that fails keeps it), but what says how it ran is cleared.
+ * @param {WidgetRoot} root
+ */
 function resetUi(root) {
   runButton(root).disabled = true;
   for (const key of RESULT_KEYS) delete root.dataset[key];
@@ -176,9 +188,68 @@ function resetUi(root) {
     const element = part(root, name);
     if (element) element.hidden = true;
   }
-  clearOutputs(root);
-  setText(root, "timings", "–");
   setState(root, "loading", "Loading…");
+}
+
+/**
+ * The answer, first: in words under Run (and in data-answer, and in the status line, which
+ * announces it), then its picture or bars; scrolled into view if a tall input pushed it down.
+ * @param {WidgetRoot} root
+ * @param {string} words
+ * @param {boolean | null} match
+ */
+function showAnswer(root, words, match) {
+  root.dataset.answer = words;
+  const line = needPart(root, "answer");
+  line.textContent = words;
+  if (match === false) {
+    const warning = document.createElement("span");
+    warning.className = "live-example__wrong";
+    warning.textContent = " (this differs from the build's reference: see how it ran)";
+    line.append(warning);
+  }
+  setText(root, "state", words);
+  const result = needPart(root, "result");
+  const box = result.getBoundingClientRect();
+  if (box.top < 0 || box.top > innerHeight - Math.min(box.height, innerHeight / 2)) {
+    result.scrollIntoView({ block: "nearest" });
+  }
+}
+
+/**
+ * The backend the reader asked for on the switch ("auto" unless they chose one).
+ * @param {WidgetRoot} root
+ */
+function wantedBackend(root) {
+  /** @type {HTMLInputElement | null} */
+  const picked = root.querySelector("input[data-le-backend]:checked");
+  return picked ? picked.value : "auto";
+}
+
+/**
+ * After a Run, say on the switch what WebGPU would be here: a hardware GPU, a slow software
+ * adapter, or none. Asked only now, so a page whose model runs on WebAssembly anyway asks
+ * for no adapter when it loads.
+ * @param {WidgetRoot} root
+ * @param {ExampleModule} example
+ */
+function labelWebGpu(root, example) {
+  const label = part(root, "webgpu-label");
+  /** @type {HTMLInputElement | null} */
+  const option = root.querySelector('input[data-le-backend][value="webgpu"]');
+  if (!label || !option || root.dataset.adapter) return;
+  if (!example.adapterKind) {
+    option.disabled = true;
+    label.textContent = "WebGPU (not for this model: its operators run on WebAssembly only)";
+    root.dataset.adapter = "not for this model";
+    return;
+  }
+  example.adapterKind().then((kind) => {
+    root.dataset.adapter = kind;
+    option.disabled = kind === "none";
+    label.textContent = kind === "none" ? "WebGPU (this browser offers no adapter)"
+      : kind === "software" ? "WebGPU (a slow software adapter: no GPU)" : "WebGPU (your GPU)";
+  }, () => {});
 }
 
 /**
@@ -236,6 +307,8 @@ function readReference(bytes) {
  * @returns {Promise<BackendChoice>}
  */
 function backendChoice(root, example) {
+  const wanted = wantedBackend(root);
+  if (wanted !== "auto") return example.pickBackend(wanted);
   const url = widgetUrl(root, "exampleUrl");
   let choice = choices.get(url);
   if (!choice) {
@@ -255,7 +328,7 @@ async function chooseBackend(root, example) {
   const choice = await backendChoice(root, example);
   setText(root, "backend", choice.backend + " (" + choice.reason + ")");
   setText(root, "isolated", globalThis.crossOriginIsolated
-    ? "yes"
+    ? "yes" + (typeof SharedArrayBuffer === "undefined" ? ", but no SharedArrayBuffer" : "")
     : "no (threads need COOP/COEP headers)");
   return choice;
 }
@@ -308,7 +381,11 @@ async function createSession(root, example, { ort, wasm, model }, choice, pinned
   setText(root, "backend", created.fallback
     ? "wasm (WebGPU failed: " + created.fallback + ")"
     : created.backend + " (" + choice.reason + ")");
-  setText(root, "threads", threads);
+  setText(root, "threads", threadsText({
+    isolated: Boolean(globalThis.crossOriginIsolated),
+    shared: typeof SharedArrayBuffer !== "undefined",
+    threads: Number(threads),
+  }));
   return { ...created, createMs };
 }
 
@@ -379,18 +456,33 @@ async function firstRun(root, { session }, feeds) {
 /**
  * Then the median of many runs, after the result is on the page.
  * @param {WidgetRoot} root
- * @param {{session: Session, createMs: number}} created
+ * @param {{session: Session, createMs: number, backend: string}} created
  * @param {Feeds} feeds
  * @param {number} firstMs
  */
-async function timeRuns(root, { session, createMs }, feeds, firstMs) {
+async function timeRuns(root, { session, createMs, backend }, feeds, firstMs) {
   const timed = await core.timeRuns(() => session.run(feeds), () => performance.now());
-  root.dataset.medianMs = String(core.median(timed.times));
-  setText(root, "timings", core.timingsText({
-    createMs, firstMs, times: timed.times, group: timed.group,
-  }));
+  const medianMs = core.median(timed.times);
+  root.dataset.medianMs = String(medianMs);
+  // Each backend's last timings stay, so that a reader who switches can compare them.
+  const line = core.timingsText({ createMs, firstMs, times: timed.times, group: timed.group });
+  const record = timingsRecord(root);
+  record[backend] = line;
+  root.dataset.timingsByBackend = JSON.stringify(record);
+  setText(root, "timings", Object.entries(record).map(([name, text]) => name + ": " + text)
+    .join("; "));
   const hook = globalThis.onnxLiveExample && globalThis.onnxLiveExample.afterTimings;
   if (typeof hook === "function") await hook({ session, feeds, ...timed });
+  return medianMs;
+}
+
+/**
+ * The last timings line of each backend this widget ran on.
+ * @param {WidgetRoot} root
+ * @returns {Record<string, string>}
+ */
+function timingsRecord(root) {
+  return JSON.parse(root.dataset.timingsByBackend || "{}");
 }
 
 /**
@@ -445,18 +537,18 @@ function compareOutputs(root, outputs, reference, input) {
 }
 
 /**
- * The checked result, on the page before the timings; returns the line to end the Run with.
+ * The reference check, in the record, before the timings; returns whether the result matched
+ * (null: the reader's own input has no reference).
  * @param {WidgetRoot} root
- * @param {string} backend
  * @param {Check} check
  * @param {string} pixelNote
  * @param {RunInput} input
+ * @returns {boolean | null}
  */
-function showResult(root, backend, check, pixelNote, input) {
+function showResult(root, check, pixelNote, input) {
   if (!input.hasReference) {
     setText(root, "check", input.noReference.check);
-    setText(root, "state", "Ran on " + backend + "; timing…");
-    return "Done on " + backend + ".";
+    return null;
   }
   const pass = check.pass && !pixelNote;
   root.dataset.maxAbsDiff = String(check.maxAbs);
@@ -475,12 +567,7 @@ function showResult(root, backend, check, pixelNote, input) {
       " against the outputs shipped in " + shipped.source + " (output_N.pb): " +
       (shipped.pass ? "match" : "MISMATCH"));
   }
-  const ok = pass && (!shipped || shipped.pass);
-  const verdict = ok ? "matches the reference." : shipped && !shipped.pass && pass
-    ? "differs from the outputs the data set ships."
-    : "differs from the reference.";
-  setText(root, "state", "Checked: " + verdict + " Timing…");
-  return "Done: " + verdict;
+  return pass && (!shipped || shipped.pass);
 }
 
 /**
@@ -630,6 +717,8 @@ document.addEventListener("click", (event) => {
   const button = target.closest('button[data-action="run"]');
   if (button && !button.disabled) run(root);
   if (target.closest('button[data-action="clear"]')) clearPad(root);
+  if (target.closest('button[data-action="add-row"]')) changeRows(root, 1);
+  if (target.closest('button[data-action="remove-row"]')) changeRows(root, -1);
   if (target.closest('button[data-action="clear-cache"]')) clearCache(root);
   /** @type {HTMLElement | null} */
   const tab = target.closest("[data-tab]");

@@ -21,6 +21,7 @@ code reads :data:`DEFAULT_TOLERANCE` from here without loading onnx or numpy. Ev
       fields:                      # form: one field per feature, in order
         - {label: Sepal length, unit: cm, min: 4.3, max: 7.9, step: 0.1}
       max_side: 320                # picture: a larger one is scaled down to this long side
+      rows: 4                      # form: the reader may give 1 to this many rows (a batch)
     samples:                       # named real inputs the reader picks from
       - name: A held-out 7
         values: {pixels: [0, 0, 7, ...]}   # flattened, per input
@@ -33,6 +34,7 @@ code reads :data:`DEFAULT_TOLERANCE` from here without loading onnx or numpy. Ev
       top: 3                       # classes: how many to show
       labels: [temperature]        # values: a name per value
       unit: "°C"                   # values: their unit
+      answer: "Read as {class} · {percent}"   # the answer in words (see ANSWER_FIELDS)
 """
 
 from __future__ import annotations
@@ -60,7 +62,11 @@ KEYS = ("summary", "about", "role", "reason", "dims", "tolerance", "image", "inp
         "output")
 ROLES = ("example", "test-file")
 INPUT_KINDS = ("drawing", "form", "picture")
-OUTPUT_KINDS = ("classes", "heatmap", "picture", "values")
+OUTPUT_KINDS = ("classes", "heatmap", "picture", "values", "text-lines", "mask", "faces")
+#: What an answer's words may name, in braces: ``{class}`` and ``{percent}`` (classes),
+#: ``{count}`` (text lines, faces), ``{values}`` (values), ``{width}`` and ``{height}`` (a
+#: picture), ``{fraction}`` (a mask's share of the picture), ``{score}`` (the best face's).
+ANSWER_FIELDS = ("class", "percent", "count", "values", "width", "height", "fraction", "score")
 #: The metadata_props key an exporter writes a classifier's class names into (a JSON array).
 CLASS_NAMES_KEY = "class_names"
 
@@ -86,6 +92,7 @@ class InputSpec:
     max: float = 16.0
     fields: tuple[FormField, ...] = ()
     max_side: int = 320
+    rows: int = 1  # form: how many rows (a batch) the reader may give
 
 
 @dataclass(frozen=True)
@@ -104,6 +111,7 @@ class Reading:
 
     kind: str  # one of OUTPUT_KINDS
     tensor: str | None = None
+    answer: str | None = None  # the answer in words, with ANSWER_FIELDS in braces
     classes: tuple[str, ...] = ()
     softmax: bool = False
     top: int = 3
@@ -228,7 +236,7 @@ class _SpecReader:
 
     def input(self, value: Any, line: int | None) -> InputSpec | None:
         r = self.r
-        known = ("kind", "tensor", "grid", "max", "fields", "max_side")
+        known = ("kind", "tensor", "grid", "max", "fields", "max_side", "rows")
         spec = r.mapping(value, line, "input", {**dict.fromkeys(known, False), "kind": True})
         if spec is None:
             return None
@@ -252,6 +260,10 @@ class _SpecReader:
         if "max_side" in spec:
             values["max_side"] = self.count(spec["max_side"], at["max_side"], "input.max_side",
                                             minimum=1)
+        if "rows" in spec:
+            values["rows"] = self.count(spec["rows"], at["rows"], "input.rows", minimum=1)
+            if kind != "form":
+                r.fail(at["rows"], "input.rows is for a form input: a batch of rows of numbers")
         if kind is None:
             return None
         return InputSpec(**{k: v for k, v in values.items() if v is not None})
@@ -304,7 +316,7 @@ class _SpecReader:
 
     def reading(self, value: Any, line: int | None) -> Reading | None:
         r = self.r
-        known = ("kind", "tensor", "classes", "softmax", "top", "labels", "unit")
+        known = ("kind", "tensor", "answer", "classes", "softmax", "top", "labels", "unit")
         spec = r.mapping(value, line, "output", {**dict.fromkeys(known, False), "kind": True})
         if spec is None:
             return None
@@ -323,6 +335,12 @@ class _SpecReader:
             values["labels"] = r.texts(spec["labels"], at["labels"], "output.labels")
         if "unit" in spec:
             values["unit"] = r.text(spec["unit"], at["unit"], "output.unit")
+        if "answer" in spec:
+            values["answer"] = r.text(spec["answer"], at["answer"], "output.answer")
+            unknown = sorted(set(re.findall(r"\{([^{}]*)\}", values["answer"] or "")) - set(ANSWER_FIELDS))
+            if unknown:
+                r.fail(at["answer"], f"output.answer names {{{unknown[0]}}}, which no answer has: "
+                       f"use {', '.join('{' + f + '}' for f in ANSWER_FIELDS)}")
         if values["kind"] is None:
             return None
         return Reading(**{k: v for k, v in values.items() if v is not None})

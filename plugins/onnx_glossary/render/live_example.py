@@ -310,20 +310,24 @@ def widget_context(
     kind = (input_ui or {}).get("kind")
     row = (len(input_ui.get("fields") or []) if kind == "form"
            else int(input_ui.get("grid", 8)) ** 2 if kind == "drawing" else 0) if input_ui else 0
+    # A form that takes a batch shows every row of a sample, up to its number of rows.
+    rows = max(1, int((input_ui or {}).get("rows", 1))) if kind == "form" else 1
     samples: list[dict[str, Any]] = []
     for i, s in enumerate(reference.get("samples") or []):
-        values = _first_row(reference, s, (input_ui or {}).get("tensor"), row)
+        values = _first_row(reference, s, (input_ui or {}).get("tensor"), row * rows)
+        whole = values and row and len(values) % row == 0 and (rows > 1 or len(values) == row)
         samples.append({"index": i, "name": str(s.get("name", "")),
                         "label": None if s.get("label") is None else str(s["label"]),
-                        "values": values if values and len(values) == row else None})
+                        "values": values if whole else None})
     if kind == "form" and input_ui:
-        first: list[float] | None = samples[0]["values"] if samples else None
+        fields = input_ui.get("fields") or []
+        first: list[float] = (samples[0]["values"] if samples and samples[0]["values"] else
+                              [float(f["min"]) for f in fields])
         input_ui["fields"] = [
-            {**f, "value": _number_text(first[i]) if first else _number_text(float(f["min"])),
-             "min": _number_text(float(f["min"])), "max": _number_text(float(f["max"])),
-             "step": _number_text(float(f.get("step", 0.1)))}
-            for i, f in enumerate(input_ui.get("fields") or [])
-        ]
+            {**f, "min": _number_text(float(f["min"])), "max": _number_text(float(f["max"])),
+             "step": _number_text(float(f.get("step", 0.1)))} for f in fields]
+        input_ui["row_values"] = [[_number_text(v) for v in first[at:at + len(fields)]]
+                                  for at in range(0, len(first), len(fields))] if fields else []
     return {
         "name": facts.name,
         "dom_id": "live-example-" + "".join(c if c.isalnum() else "-" for c in facts.name),
