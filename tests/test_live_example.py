@@ -83,9 +83,12 @@ def test_models_with_ml_operators_skip_webgpu() -> None:
     # onnxruntime-web 1.30's WebGPU build refuses ai.onnx.ml operators (LinearClassifier).
     facts, reference = reference_for("iris")
     assert "ai.onnx.ml" in facts.opsets
-    picked = render_snippet_js(facts, reference).split("export async function pickBackend() {")[1]
+    snippet = render_snippet_js(facts, reference)
+    picked = snippet.split('export async function pickBackend(wanted = "auto") {')[1]
     assert picked.split("\n}\n")[0].strip().endswith(
-        'return { backend: "wasm", reason: "the model uses ai.onnx.ml operators" };')
+        'return { backend: "wasm", reason: "the model uses ai.onnx.ml operators, which only the '
+        'WebAssembly build has", adapter: "not asked" };')
+    assert "requestAdapter" not in snippet and "adapterKind" not in snippet
     facts, reference = reference_for("linear")
     assert "navigator.gpu.requestAdapter()" in render_snippet_js(facts, reference)
 

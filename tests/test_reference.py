@@ -88,7 +88,8 @@ def test_linear_reference_matches_numpy(tmp_path):
     reference = reference_for(built, tmp_path, ExampleSpec(dims={"batch": 2}))
     data = json.loads(reference.to_json())
     assert list(data) == ["model", "onnxruntime", "dims", "inputs", "outputs", "tolerance", "image",
-                          "samples", "reading", "input"]
+                          "samples", "reading", "input", "cost"]
+    assert data["cost"] == {"multiply_adds": 2 * 3}  # a batch of 2, one weight of 3 each
     assert data["samples"] == [{"name": "generated numbers", "label": None, "source": "generated"}]
     assert data["dims"] == {"batch": 2}
     assert data["tolerance"] == {"atol": 1e-4, "rtol": 1e-3}

@@ -144,9 +144,11 @@ def test_catalog_loads_models_and_reports_each_problem_once(catalog):
     assert sorted(found.models) == ["lin", "new"]
     assert found.models["lin"].live and found.models["lin"].verdict is None
     assert not found.models["new"].live and found.models["new"].verdict == "refusal"
+    # A live model without example.yml gets its missing summary as information only.
     assert [(p.path, p.level) for p in problems] == [("models/broken/model.onnx", "warning"),
+                                                     ("models/lin/example.yml", "info"),
                                                      ("models/new/model.onnx", "warning")]
-    assert "does not run in onnxruntime-web" in problems[1].message
+    assert "does not run in onnxruntime-web" in problems[2].message
     assert cache.misses == 3
 
 

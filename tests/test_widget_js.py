@@ -58,15 +58,22 @@ def test_the_runtime_files_reach_the_widget_as_json() -> None:
 
 
 def test_the_snippets_pure_helpers_pass_their_node_tests(tmp_path: Path) -> None:
-    """drawingToInput and pictureSize, tested in the example.mjs files the build writes."""
+    """drawingToInput, pictureSize and pickBackend, tested in the example.mjs files the build
+    writes."""
     assert NODE, "node is needed for the widget's unit tests"
     paths = {}
-    for key, name in (("DRAWING_SNIPPET", "digits"), ("PICTURE_SNIPPET", "text-detection")):
+    # BIG_SNIPPET: text-detection's as if one run took 2 billion multiply-adds (above the
+    # backend rule's threshold), to test the rule's other outcome.
+    for key, name, work in (("DRAWING_SNIPPET", "digits", None),
+                            ("PICTURE_SNIPPET", "text-detection", None),
+                            ("BIG_SNIPPET", "text-detection", 2_000_000_000)):
         model_dir = REPO / "models" / name
         facts = analyse_model(model_dir / "model.onnx", name=name)
         reference = json.loads(compute_reference(model_dir / "model.onnx", facts,
                                                  load_example_spec(model_dir), model_dir).to_json())
-        path = tmp_path / name / "example.mjs"
+        if work is not None:
+            reference["cost"]["multiply_adds"] = work
+        path = tmp_path / key / "example.mjs"
         path.parent.mkdir()
         path.write_text(render_snippet_js(facts, reference), encoding="utf-8")
         paths[key] = str(path)

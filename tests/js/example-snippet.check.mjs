@@ -22,6 +22,57 @@ async function snippet(name) {
 
 const drawing = await snippet("DRAWING_SNIPPET");
 const picture = await snippet("PICTURE_SNIPPET");
+/**
+ * The snippets' backend rule (import() of a file is untyped).
+ * @typedef {{pickBackend: (wanted?: string) => Promise<{backend: string, reason: string,
+ *   adapter: string}>, MULTIPLY_ADDS: number, WEBGPU_FROM: number}} Rule
+ */
+const small = /** @type {Rule} */ (/** @type {unknown} */ (drawing));
+const big = /** @type {Rule} */ (/** @type {unknown} */ (await snippet("BIG_SNIPPET")));
+
+/**
+ * A browser's navigator.gpu, as far as the rule asks it (node has no navigator): an adapter
+ * that is hardware, software (isFallbackAdapter) or none. Counts the requests.
+ * @param {"hardware" | "software" | "none"} kind
+ */
+function gpu(kind) {
+  const asked = { count: 0 };
+  const adapter = kind === "none" ? null : { info: { isFallbackAdapter: kind === "software" } };
+  Object.defineProperty(globalThis, "navigator", {
+    configurable: true,
+    value: { gpu: { requestAdapter: async () => { asked.count++; return adapter; } } },
+  });
+  return asked;
+}
+
+describe("pickBackend: the fastest backend for this reader", () => {
+  test("a small model runs on WebAssembly without asking for an adapter", async () => {
+    assert.ok(small.MULTIPLY_ADDS < small.WEBGPU_FROM);
+    const asked = gpu("hardware");
+    const choice = await small.pickBackend();
+    assert.deepEqual([choice.backend, choice.adapter, asked.count], ["wasm", "not asked", 0]);
+  });
+  test("above the threshold, a hardware GPU runs it", async () => {
+    assert.ok(big.MULTIPLY_ADDS >= big.WEBGPU_FROM);
+    gpu("hardware");
+    assert.equal((await big.pickBackend()).backend, "webgpu");
+  });
+  test("a software adapter never gets it, nor a browser without one", async () => {
+    gpu("software");
+    const soft = await big.pickBackend();
+    assert.deepEqual([soft.backend, soft.adapter], ["wasm", "software"]);
+    gpu("none");
+    assert.equal((await big.pickBackend()).backend, "wasm");
+  });
+  test("the reader's choice wins: WebGPU even on a software adapter, WebAssembly always", async () => {
+    gpu("software");
+    assert.equal((await small.pickBackend("webgpu")).backend, "webgpu");
+    gpu("hardware");
+    assert.equal((await big.pickBackend("wasm")).backend, "wasm");
+    gpu("none");
+    assert.equal((await small.pickBackend("webgpu")).backend, "wasm");
+  });
+});
 
 /**
  * A synthetic ImageData: transparent, with opaque black rectangles [x0, y0, x1, y1).
