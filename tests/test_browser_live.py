@@ -105,6 +105,14 @@ def run(page, until: tuple[str, ...] = ("done",)) -> dict[str, str]:
     return page.eval_on_selector(WIDGET, "e => ({...e.dataset})")
 
 
+def choose_backend(page, backend: str) -> None:
+    """Pick a backend on the widget's "Run on" switch (inside its folded record)."""
+    record = WIDGET + ' [data-le="record"]'
+    if page.get_attribute(record, "open") is None:
+        page.click(record + " > summary")
+    page.check(f'{WIDGET} input[data-le-backend][value="{backend}"]')
+
+
 def assert_clean(probe: PageProbe) -> None:
     assert probe.errors == []
     assert set(probe.warnings) <= BROWSER_WARNINGS, probe.warnings
@@ -133,6 +141,12 @@ def test_every_model_runs_and_matches_the_reference(
         page.wait_for_selector(RUN + ":not([disabled])")
         # Nothing of the runtime is fetched before Run.
         assert probe.fetched("/assets/ort/") == []
+        # "auto" never picks a software adapter: the WebGPU path is the reader's choice.
+        wasm_only = any(o.domain == "ai.onnx.ml" for o in
+                        onnx.load(real_site.site / "models" / name / "model.onnx").opset_import)
+        gpu = webgpu and not wasm_only and not gpu_too_slow
+        if gpu:
+            choose_backend(page, "webgpu")
         state = run(page)
         error = page.inner_text(WIDGET + ' [data-le="error"]')
         assert state["state"] == "done", f"{name}: {error}"
@@ -141,7 +155,7 @@ def test_every_model_runs_and_matches_the_reference(
         reference = json.loads((real_site.site / "models" / name / "reference.json").read_text())
         # A classifier answers its default sample right, and the page says so.
         if (reference.get("reading") or {}).get("kind") == "classes" and reference["samples"][0]["label"]:
-            assert state["answer"] == reference["samples"][0]["label"], name
+            assert state["answerClass"] == reference["samples"][0]["label"], name
             assert "✓ right" in page.inner_text(WIDGET + ' [data-le="reading"]')
         # A float picture of a model without a picture input is drawn in grey, with its scale.
         if ((reference.get("reading") or {}).get("kind") == "picture"
@@ -157,16 +171,12 @@ def test_every_model_runs_and_matches_the_reference(
         largest = max((abs(float(v)) for o in reference["outputs"] for v in o["data"]
                        if isinstance(v, int | float) and not isinstance(v, bool)), default=0.0)
         assert float(state["maxAbsDiff"]) <= tolerance["atol"] + tolerance["rtol"] * largest, name
-        # The WebGPU build has no ai.onnx.ml operators: such models go straight to WASM.
-        wasm_only = any(o.domain == "ai.onnx.ml" for o in
-                        onnx.load(real_site.site / "models" / name / "model.onnx").opset_import)
-        gpu = webgpu and not wasm_only and not gpu_too_slow
         assert state["backend"] == ("webgpu" if gpu else "wasm"), name
-        assert "WebGPU failed" not in page.inner_text(WIDGET + ' [data-le="backend"]')
+        assert "WebGPU failed" not in page.text_content(WIDGET + ' [data-le="backend"]')
         threads = int(state["threads"])
         assert threads > 1 if isolation else threads == 1
         assert page.evaluate("crossOriginIsolated") is isolation
-        assert page.inner_text(WIDGET + ' [data-le="isolated"]').startswith(
+        assert page.text_content(WIDGET + ' [data-le="isolated"]').startswith(
             "yes" if isolation else "no")
         # Without an adapter only the WASM-only build is fetched (about half the bytes).
         fetched = {url.rsplit("/", 1)[1] for url in probe.fetched("/assets/ort/")}
@@ -325,10 +335,12 @@ def test_webgpu_failing_at_start_falls_back_to_wasm(plain, browsers) -> None:
     page = context.new_page()
     probe = PageProbe(plain.origin).attach(page)
     page.goto(plain.url + "models/linear/", wait_until="load")
+    page.wait_for_selector(RUN + ":not([disabled])")
+    choose_backend(page, "webgpu")
     state = run(page)
     assert state["state"] == "done" and state["match"] == "true"
     assert state["backend"] == "wasm"
-    assert page.inner_text(WIDGET + ' [data-le="backend"]').startswith("wasm (WebGPU failed:")
+    assert page.text_content(WIDGET + ' [data-le="backend"]').startswith("wasm (WebGPU failed:")
     assert_clean(probe)
 
 
@@ -342,7 +354,7 @@ def test_reader_picture_runs_without_a_reference(plain, browsers) -> None:
     state = run(page)
     assert state["state"] == "done"
     assert "match" not in state and "maxAbsDiff" not in state
-    assert "No reference exists" in page.inner_text(WIDGET + ' [data-le="check"]')
+    assert "No reference exists" in page.text_content(WIDGET + ' [data-le="check"]')
     # The output is drawn: a flat red picture has no edges, so the canvas is one flat colour.
     colours = page.eval_on_selector(WIDGET + ' canvas[data-le="output-image"]', """c => {
         const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
@@ -471,10 +483,10 @@ def test_drawn_digits_are_read_right(real_site: Built, plain, browsers, name: st
             assert page.is_checked(WIDGET + ' [data-le="use-own"]')
             state = run(page)
             assert state["state"] == "done", page.inner_text(WIDGET + ' [data-le="error"]')
-            assert (state["sample"], state["answer"]) == ("own", digit), (digit, number)
+            assert (state["sample"], state["answerClass"]) == ("own", digit), (digit, number)
             # Own input has no reference: said so, and no verdict claimed.
             assert "match" not in state and "maxAbsDiff" not in state
-            assert page.inner_text(WIDGET + ' [data-le="check"]') == (
+            assert page.text_content(WIDGET + ' [data-le="check"]') == (
                 "No reference exists for your drawing: nothing to compare.")
     # Clear goes back to the picked sample, which has a reference again.
     page.click(WIDGET + ' button[data-action="clear"]')
@@ -492,7 +504,7 @@ def test_a_named_iris_sample_shows_its_true_species(plain, browsers) -> None:
     # Picking a sample shows its numbers in the form.
     assert page.input_value(WIDGET + ' [data-le-field="2"]') == "4.9"
     state = run(page)
-    assert (state["sample"], state["answer"], state["match"]) == ("2", "virginica", "true")
+    assert (state["sample"], state["answerClass"], state["match"]) == ("2", "virginica", "true")
     reading = page.inner_text(WIDGET + ' [data-le="reading"]')
     assert "true answer: virginica" in reading and "✓ right" in reading
     # The reader's own numbers: a short-petalled flower reads as setosa, with no reference.
@@ -500,7 +512,7 @@ def test_a_named_iris_sample_shows_its_true_species(plain, browsers) -> None:
     page.fill(WIDGET + ' [data-le-field="3"]', "0.2")
     assert page.is_checked(WIDGET + ' [data-le="use-own"]')
     state = run(page)
-    assert (state["sample"], state["answer"]) == ("own", "setosa") and "match" not in state
+    assert (state["sample"], state["answerClass"]) == ("own", "setosa") and "match" not in state
     assert_clean(probe)
     page.context.close()
 
@@ -588,7 +600,7 @@ def test_model_zoo_outputs_are_checked_in_the_browser(tmp_path: Path, browsers, 
         assert state["match"] == "true"
         # ...but the outputs the data set ships only match the inputs they were made from.
         assert state["shippedMatch"] == ("false" if swap_input else "true")
-        shipped = page.inner_text(WIDGET + ' [data-le="shipped"]')
+        shipped = page.text_content(WIDGET + ' [data-le="shipped"]')
         assert "test_data_set_0" in shipped
         assert ("MISMATCH" in shipped) is swap_input
         assert probe.other_origin == [] and probe.page_errors == []

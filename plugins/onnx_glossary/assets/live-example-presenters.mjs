@@ -119,6 +119,7 @@ function classes(root, run, area) {
   const reading = run.reading;
   if (!output || !reading || reading.kind !== "classes") return null;
   const { rows, answer, fields } = classesAnswer(output.values, output.dims, reading);
+  root.dataset.answerClass = answer;
   if (run.label !== null && run.label !== undefined) {
     const right = String(run.label) === answer;
     const verdict = element("p", right ? "live-example__right" : "live-example__wrong",
