@@ -1,4 +1,4 @@
-"""The browser packages the site self-hosts (onnxruntime-web, mermaid, coi-serviceworker), with
+"""The browser packages the site self-hosts (onnxruntime-web, coi-serviceworker), with
 or without npm.
 
 The wheel carries ``runtime-packages.json``: the name, version, registry path and ``integrity``
@@ -44,7 +44,6 @@ DEFAULT_REGISTRY = "https://registry.npmjs.org/"
 SITE_FILES: dict[str, tuple[str, ...]] = {
     "onnxruntime-web": ("package.json", TABLE_PATH.relative_to("onnxruntime-web").as_posix(),
                         *(f"dist/{name}" for name in runtime_files())),
-    "mermaid": ("package.json", "dist/mermaid.esm.min.mjs", "dist/chunks/mermaid.esm.min/*.mjs"),
     "coi-serviceworker": ("package.json", "coi-serviceworker.js"),
 }
 
@@ -57,7 +56,7 @@ class RuntimeSetupError(SetupError):
 class Package:
     name: str
     version: str
-    tarball: str  # path under the registry URL, e.g. mermaid/-/mermaid-12.3.0.tgz
+    tarball: str  # path under the registry URL, e.g. onnxruntime-web/-/onnxruntime-web-1.30.0.tgz
     integrity: str  # SRI, e.g. sha512-<base64>
 
     @property

@@ -10,6 +10,7 @@ those of :class:`~onnx_glossary.options.Options`).
   (:mod:`onnx_glossary.render.termlinks`) and is recorded for the term's "Mentioned on" list; a
   link to a term file that does not exist is a problem naming its line. A link inside a code
   block or an HTML comment is no link, since Markdown never makes it one.
+- A ```` ```mermaid ```` fence becomes the drawing committed for its text (render/diagrams.py).
 - A paragraph that is exactly ``[[model-card: NAME]]`` becomes a compact card of that example
   model; ``[[live-example: NAME]]`` becomes its Run widget.
 """
@@ -30,6 +31,7 @@ from markdown.blockprocessors import BlockProcessor
 from ..common.problems import Problem, SetupError
 from ..glossary.links import line_of
 from ..options import Options, OptionsError, option_fields, plain_default
+from ..render.diagrams import fences
 from ..render.figures import FigureInline
 from ..render.termlinks import TipPool, wrap_links
 from ..site import Site
@@ -190,6 +192,34 @@ class _Figures:
                 line + context.line_offset if line else None, key))
 
 
+class _Diagrams(markdown.preprocessors.Preprocessor):
+    """A ```mermaid fence becomes its drawing, made ahead of time (render/diagrams.py); one
+    without a drawing of its text is a problem on its line, and its source is never shown."""
+
+    def __init__(self, md: markdown.Markdown, context: PageContext) -> None:
+        super().__init__(md)
+        self.context = context
+
+    def run(self, lines: list[str]) -> list[str]:
+        site = self.context.site
+        if site is None or not any("mermaid" in line for line in lines):
+            return lines
+        out: list[str] = []
+        done = 0
+        for fence in fences(lines):
+            out += lines[done:fence.start]
+            figure = site.diagram(fence.source)
+            if figure is None:
+                context = self.context
+                if context.report is not None:
+                    context.report(site.undrawn_diagram(context.current_path or context.current_uri,
+                                                        fence.start + 1 + context.line_offset))
+                figure = '<p class="gl-missing-model">This diagram is not drawn yet.</p>'
+            out += ["", fence.indent + self.md.htmlStash.store(str(figure)), ""]
+            done = fence.end + 1
+        return out + lines[done:]
+
+
 class _KeepSource(markdown.preprocessors.Preprocessor):
     def __init__(self, md: markdown.Markdown, context: PageContext) -> None:
         super().__init__(md)
@@ -263,6 +293,8 @@ class GlossaryExtension(markdown.Extension):
         md.inlinePatterns.register(FigureInline(md, figures.render, figures.unknown),
                                    "onnx_glossary_figure", 175)
         md.preprocessors.register(_KeepSource(md, self.context), "onnx_glossary_source", 1000)
+        # After whitespace is normalised (30), before any fenced-code extension (25) sees it.
+        md.preprocessors.register(_Diagrams(md, self.context), "onnx_glossary_diagrams", 29)
         # After raw HTML (30) is back in place: template-made links count too.
         md.postprocessors.register(_TipPool(md, self.context), "onnx_glossary_tip_pool", 5)
 
