@@ -83,8 +83,8 @@ def variant_config(root: Path, **options: object) -> Path:
 
 MKDOCS_YML = """\
 site_name: Tiny glossary
-site_url: https://example.github.io/repo/
-repo_url: https://github.com/example/repo
+site_url: https://docs.team.example/repo/
+repo_url: https://git.team.example/repo
 edit_uri: edit/main/docs/
 theme:
   name: material
@@ -138,7 +138,7 @@ def term(title: str, category: str = "Cat A", *, extra: str = "", body: str = "B
 
 YML_WITH_MODELS = """\
 site_name: Models
-site_url: https://example.github.io/repo/
+site_url: https://docs.team.example/repo/
 theme:
   name: material
   font: false

@@ -333,7 +333,7 @@ def test_fixed_input_size_is_said_plainly_without_failing_strict(tmp_path: Path)
     html = built.page("models/fixed")
     assert 'data-verdict="runs-with-notes"' in html
     warnings = html.split("What to know before you use it")[1].split("</div>")[0]
-    assert "fixed shape [1, 3]: the model refuses any other size" in warnings
+    assert "fixed shape [1, 3]: it takes inputs of that size only" in warnings
     assert cell(html, "Dynamic axes") == "none: every input has a fixed size"
 
 

@@ -186,7 +186,7 @@ def test_backlinks_list_terms_and_docs_pages_sorted_once(tiny: Built) -> None:
 
 def test_edit_link_points_at_the_real_term_file(tiny: Built) -> None:
     page = Page(tiny.page("glossary/onnx"))
-    assert page.link_to("/edit/")["href"] == "https://github.com/example/repo/edit/main/glossary/onnx.md"
+    assert page.link_to("/edit/")["href"] == "https://git.team.example/repo/edit/main/glossary/onnx.md"
 
 
 def tooltip(html: str, href: str) -> tuple[str, str]:
@@ -265,17 +265,17 @@ def test_json_ld_and_seo(tiny: Built) -> None:
     term = types["DefinedTerm"]
     assert term["name"] == "ONNX"
     assert term["alternateName"] == ["Open Neural Network Exchange", ".onnx"]
-    assert term["url"] == "https://example.github.io/repo/glossary/onnx/"
+    assert term["url"] == "https://docs.team.example/repo/glossary/onnx/"
     assert term["inDefinedTermSet"] == {"@type": "DefinedTermSet", "name": "Tiny set",
-                                        "url": "https://example.github.io/repo/glossary/"}
+                                        "url": "https://docs.team.example/repo/glossary/"}
     faq = types["FAQPage"]
     assert [q["name"] for q in faq["mainEntity"]] == ["Is ONNX a runtime?", "Can I quantise it?",
                                                       "What's its opset?"]
     assert faq["mainEntity"][0]["acceptedAnswer"]["text"] == "No. It is a format; ONNX Runtime runs it."
     assert page.meta["description"] == "ONNX is an open format for trained models."
-    assert page.canonical == "https://example.github.io/repo/glossary/onnx/"
+    assert page.canonical == "https://docs.team.example/repo/glossary/onnx/"
     sitemap = (tiny.site / "sitemap.xml").read_text()
-    assert "https://example.github.io/repo/glossary/onnx/" in sitemap
+    assert "https://docs.team.example/repo/glossary/onnx/" in sitemap
 
 
 def test_no_request_to_another_origin_is_built_in(tiny: Built) -> None:

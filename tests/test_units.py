@@ -52,8 +52,11 @@ def test_element_types_match_onnx_enums():
 
 def test_findings_decide_build_level_and_fix_text():
     note = Finding("note", "fixed shape")
+    to_do = Finding("note", "an unnamed free axis", "name it")
     refusal = Finding("refusal", "IR 14 is too new", "use IR 10")
-    assert note.problem("m.onnx") == Problem("m.onnx", None, "fixed shape", level="info")
+    # A fact the page states is no line of a build that went well; a note with a fix is.
+    assert note.problem("m.onnx") == Problem("m.onnx", None, "fixed shape", level="debug")
+    assert to_do.problem("m.onnx") == Problem("m.onnx", None, "an unnamed free axis: name it", level="info")
     assert refusal.problem("m.onnx") == Problem("m.onnx", None, "IR 14 is too new: use IR 10")
     assert (note.fails_build, refusal.fails_build) == (False, True)
 

@@ -177,11 +177,12 @@ def _download_all(packages: list[Package], registry: str, cache: Path) -> None:
             failures.append((package, str(getattr(error, "reason", None) or error)))
     if failures:
         specs = " ".join(p.spec for p, _ in failures)
+        noun, verb, them = ("packages", "are", "them") if len(failures) > 1 else ("package", "is", "it")
         raise RuntimeSetupError(
-            f"the browser runtime packages {specs} are not in the cache {cache / 'tarballs'}, and "
+            f"the browser runtime {noun} {specs} {verb} not in the cache {cache / 'tarballs'}, and "
             f"the npm registry {registry} could not be reached ({failures[0][1]}): either let this "
             "build reach the registry once (or set npm_config_registry, or registry= in .npmrc, "
-            f"to a mirror), or install them with 'npm install --save-exact {specs}' next to "
+            f"to a mirror), or install {them} with 'npm install --save-exact {specs}' next to "
             "mkdocs.yml (or point the plugin's node_modules option at a folder holding them)")
 
 

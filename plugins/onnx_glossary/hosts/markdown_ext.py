@@ -274,7 +274,7 @@ class GlossaryExtension(markdown.Extension):
           - onnx_glossary:
               glossary_dir: glossary
               models_dir: models
-              site_url: https://example.github.io/onnx-glossary/
+              site_url: https://docs.team.example/onnx-glossary/
     """
 
     def __init__(self, context: PageContext | None = None, **kwargs: object) -> None:
@@ -350,7 +350,7 @@ def lines_before(text: str, within: str) -> int:
 
 
 def _log_problem(problem: Problem) -> None:
-    (log.info if problem.level == "info" else log.warning)("%s", problem)
+    {"debug": log.debug, "info": log.info}.get(problem.level, log.warning)("%s", problem)
 
 
 def makeExtension(**kwargs: Any) -> GlossaryExtension:

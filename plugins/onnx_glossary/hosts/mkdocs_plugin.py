@@ -203,7 +203,9 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):  # type: ignore[valid-type]
         self.existing[src_uri] = file
 
     def _report(self, problem: Problem) -> None:
-        if problem.level == "info":
+        if problem.level == "debug":
+            log.debug(str(problem))
+        elif problem.level == "info":
             log.info(str(problem))
         else:
             log.warning(str(problem))
