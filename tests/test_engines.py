@@ -118,6 +118,11 @@ def test_isolated_pages_run_with_the_threads_the_engine_has(engine: Engine, serv
         # Isolated, yet no SharedArrayBuffer: onnxruntime-web falls back to one thread.
         assert engine.evaluate("typeof SharedArrayBuffer") == "undefined"
         assert state["threads"] == "1"
+        # ...and the record says why, instead of "isolated: yes" beside one thread.
+        threads = engine.evaluate("document.querySelector('[data-live-example] [data-le=\"threads\"]').textContent")
+        assert "no SharedArrayBuffer" in threads, threads
+        isolated = engine.evaluate("document.querySelector('[data-live-example] [data-le=\"isolated\"]').textContent")
+        assert isolated.startswith("yes, but no SharedArrayBuffer"), isolated
     else:
         assert engine.evaluate("typeof SharedArrayBuffer") == "function"
         assert int(state["threads"]) > 1

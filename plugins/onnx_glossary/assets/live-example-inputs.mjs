@@ -371,7 +371,7 @@ function wirePad(root) {
 }
 
 /**
- * Empty the pad; the picked sample is fed again.
+ * Empty the pad, to draw again: "your own drawing" stays the input (pick a sample to leave it).
  * @param {WidgetRoot} root
  */
 export function clearPad(root) {
@@ -380,12 +380,6 @@ export function clearPad(root) {
   padContext(pad).clearRect(0, 0, pad.width, pad.height);
   delete pad.dataset.drawn;
   keyboardPens.delete(pad);
-  const useOwn = part(root, "use-own");
-  if (useOwn && useOwn.checked) {
-    /** @type {HTMLInputElement | null} */
-    const first = root.querySelector("input[data-le-sample]");
-    if (first) first.checked = true;
-  }
 }
 
 /**
