@@ -145,7 +145,7 @@ def test_anchors_and_nms__decoding_by_hand_and_weighted_nms_give_mediapipes_face
             assert box_iou(face["box"], theirs["box"]) > 0.95, name
             assert np.linalg.norm(face["keypoints"] - np.array(theirs["keypoints"]), axis=1).max() < 1.0
             assert abs(face["score"] - theirs["score"]) < 0.005
-            assert face["group"] > 1  # dozens of neighbouring anchors fire on one face
+            assert 6 <= face["group"] <= 11  # several neighbouring anchors fire on one face
 
 
 def test_anchors_and_nms__hard_nms_keeps_the_winners_and_moves_the_keypoints(detector, raw_detector) -> None:
@@ -182,11 +182,11 @@ def replace_anchors(detector: onnx.ModelProto, change: Callable[[np.ndarray], np
     return model
 
 
-@pytest.mark.parametrize("count", [895, 897])
-def test_anchors_and_nms__a_wrong_anchor_count_fails_loudly(detector, count: int) -> None:
-    model = replace_anchors(detector, lambda a: np.resize(a, (count, 2)))
-    with pytest.raises(Exception, match="Incompatible dimensions|broadcast"):
-        session(model).run(None, {"image": read_photo("astronaut")})
+def test_anchors_and_nms__a_wrong_anchor_count_fails_loudly(detector) -> None:
+    for count in (895, 897):
+        model = replace_anchors(detector, lambda a, n=count: np.resize(a, (n, 2)))
+        with pytest.raises(Exception, match="Incompatible dimensions|broadcast"):
+            session(model).run(None, {"image": read_photo("astronaut")})
 
 
 def test_anchors_and_nms__a_half_cell_offset_only_shifts_every_box(detector) -> None:
