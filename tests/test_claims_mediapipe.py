@@ -125,8 +125,7 @@ def test_anchors_and_nms__blazeface_has_896_anchors_on_two_grids(detector, raw_d
     np.testing.assert_allclose(anchors, np.array(fine + coarse), atol=1e-7)
     assert len(fine) == 512 and len(coarse) == 384
     # The network sees 128 x 128 and gives 16 numbers and one score logit per anchor.
-    boxes, scores, points, regressors, classificators = raw_detector.run(
-        None, {"image": read_photo("astronaut")})
+    *_, regressors, classificators = raw_detector.run(None, {"image": read_photo("astronaut")})
     assert regressors.shape == (1, 896, 16) and classificators.shape == (1, 896, 1)
     size = [i for i in detector.graph.initializer if list(i.dims) == [INPUT]]
     assert size, "the 128-wide sampling grid"
@@ -185,13 +184,13 @@ def replace_anchors(detector: onnx.ModelProto, change: Callable[[np.ndarray], np
 def test_anchors_and_nms__a_wrong_anchor_count_fails_loudly(detector) -> None:
     for count in (895, 897):
         model = replace_anchors(detector, lambda a, n=count: np.resize(a, (n, 2)))
-        with pytest.raises(Exception, match="Incompatible dimensions|broadcast"):
+        with pytest.raises(Exception, match=r"Incompatible dimensions|broadcast"):
             session(model).run(None, {"image": read_photo("astronaut")})
 
 
 def test_anchors_and_nms__a_half_cell_offset_only_shifts_every_box(detector) -> None:
     pixels = read_photo("astronaut")
-    boxes, scores, points = session(detector).run(None, {"image": pixels})
+    boxes, scores, _ = session(detector).run(None, {"image": pixels})
 
     def shift(a: np.ndarray) -> np.ndarray:
         out = a.copy()
@@ -230,7 +229,7 @@ def test_anchors_and_nms__non_max_suppression_since_opset_10_returns_batch_class
     assert defs.get_schema("NonMaxSuppression", 10).since_version == 10
     schema = defs.get_schema("NonMaxSuppression")
     assert schema.since_version == 11 and [o.name for o in schema.outputs] == ["selected_indices"]
-    with pytest.raises(Exception):
+    with pytest.raises(defs.SchemaError):
         defs.get_schema("NonMaxSuppression", 9)
     # Three boxes as corners: the second overlaps the first (IoU 0.68), the third is apart.
     corners = [[0, 0, 10, 10], [1, 1, 11, 11], [20, 20, 30, 30]]
@@ -252,7 +251,7 @@ def test_anchors_and_nms__this_sites_graph_keeps_anchors_decoding_and_nms_inside
     ops = {node.op_type for node in detector.graph.node}
     assert {"NonMaxSuppression", "Sigmoid", "CumSum"} <= ops
     assert [i.name for i in detector.graph.input] == ["image"]
-    boxes, scores, points = session(detector).run(None, {"image": read_photo("astronaut")})
+    boxes, _, points = session(detector).run(None, {"image": read_photo("astronaut")})
     (theirs,) = mediapipe_reference()["photos"]["astronaut"]["face_detection"]
     assert box_iou(boxes[0], theirs["box"]) > 0.99  # in the photo's pixels
     assert points.shape == (1, 6, 2)

@@ -30,7 +30,7 @@ from ..models.catalog import MODEL_FILE, MODELS_URI, Catalog, ModelEntry
 from ..render.environment import LinkResolver, environment, markdown_fields, unwrap_paragraph
 from ..render.live_example import render_live_example, render_snippet_js
 from ..render.termlinks import TermLinker, link_html
-from .figures import figure_html
+from .figures import figure_html, text_with_figures
 from .thumbnails import Thumbnail, answer_thumbnail
 
 GLOSSARY_INDEX_URI = f"{GLOSSARY_URI}/index.md"
@@ -109,9 +109,13 @@ class Pages:
         fields = markdown_fields([*term.mistakes, *(q.answer for q in term.faq)], resolver)
         mistakes = [unwrap_paragraph(html) for html in fields[:len(term.mistakes)]]
         answers = fields[len(term.mistakes):]
+        in_fields = len(resolver.missing_figures)
+        details = [text_with_figures(row.detail, resolver.figure, resolver.unknown_figure)
+                   for row in (term.facts.rows if term.facts else ())]
         markdown = self._render(
             "term.md.jinja",
             term=term,
+            details=details,
             answers=answers,
             mistakes=mistakes,
             models=[name for name in term.models if name in model_names],
@@ -123,8 +127,9 @@ class Pages:
                                               other.title, other),
             mentions_slot=Markup(mentions_slot(term.slug)),
         )
+        problems = _field_problems(term, fields, resolver, in_fields)
         return TermPage(markdown, tuple(self.term_json_ld(term, answers)),
-                        frozenset(resolver.linked), tuple(_field_problems(term, fields, resolver)))
+                        frozenset(resolver.linked), tuple(problems))
 
     def mentions(self, term: Term, mentions: Sequence[Mention], index: GlossaryIndex) -> Markup:
         """The "Mentioned on" section of a term page (empty when no page links to it)."""
@@ -331,12 +336,16 @@ def figure_anchor(key: str) -> str:
     return "figure-" + key.replace(".", "-")
 
 
-def _field_problems(term: Term, fields: Sequence[Markup], resolver: _Recording) -> list[Problem]:
+def _field_problems(term: Term, fields: Sequence[Markup], resolver: _Recording,
+                    in_fields: int) -> list[Problem]:
     """A problem per link to an unknown term, and per unknown figure, in a mistake or an
-    answer, on that item's line."""
+    answer, on that item's line; an unknown figure in a fact's detail on the facts' line (the
+    figures after the first ``in_fields`` are the facts')."""
     lines = [*(term.item_lines.get("mistakes") or []), *(q.line for q in term.faq)]
-    problems = []
-    for key in resolver.missing_figures:
+    problems = [Problem(term.path, term.lines.get("facts", term.body_line),
+                        unknown_figure_message(key, resolver.figures))
+                for key in resolver.missing_figures[in_fields:]]
+    for key in resolver.missing_figures[:in_fields]:
         at = next((i for i, html in enumerate(fields) if f"figure {key}<" in html), None)
         line = lines[at] if at is not None and at < len(lines) else term.body_line
         problems.append(Problem(term.path, line, unknown_figure_message(key, resolver.figures)))
