@@ -19,9 +19,9 @@ from .sitebuild import REPO
 
 sys.path.insert(0, str(REPO / "scripts"))
 
-import bench_build  # noqa: E402
-import bench_live  # noqa: E402
-import bench_record  # noqa: E402
+import bench_build
+import bench_live
+import bench_record
 
 DATA = REPO / "docs" / "benchmarks.json"
 USED = re.compile(r"\[\[figure:\s*([a-z0-9._-]+)\s*\]\]")

@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001, RUF002 (the rule is about the multiplication sign and the en dash)
 """Measured figures come from one place: a glossary page never quotes a number of its own that
 the benchmarks' data file should give.
 
@@ -28,8 +29,8 @@ from collections import Counter
 import pytest
 import yaml
 
-from .support.claims import node_test_names
 from .sitebuild import REPO
+from .support.claims import node_test_names
 
 GLOSSARY = REPO / "glossary"
 CITED = GLOSSARY / "cited-figures.yml"
