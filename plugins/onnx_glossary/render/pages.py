@@ -19,6 +19,7 @@ from typing import Any
 from jinja2 import Environment, Template
 from markupsafe import Markup
 
+from ..browser.support import SupportTable
 from ..common.figures import Figures
 from ..common.problems import Problem
 from ..common.suggestions import did_you_mean
@@ -89,6 +90,8 @@ class Pages:
     wasm_sizes: dict[str, int] | None = None
     env: Environment = field(default_factory=environment)
     figures: Figures = field(default_factory=Figures)
+    # The browser-support data (browser.support), which [[browser-support: all]] prints.
+    browser_support: SupportTable | None = None
     # Looked up once per site build: Jinja checks a template's file on every get_template,
     # once per term page. A new build (mkdocs serve) has a new Pages and sees edited templates.
     _templates: dict[str, Template] = field(default_factory=dict, repr=False)
@@ -229,6 +232,8 @@ class Pages:
         if kind == "figure-table":
             rows = [(self.figures.by_key[key], figure_anchor(key)) for key in sorted(self.figures.by_key)]
             return self._render("figures_table.html.jinja", figures=rows) if name == "all" else None
+        if kind == "browser-support":
+            return self.browser_support_table() if name == "all" else None
         entry = catalog.models.get(name)
         if entry is None:
             return None
@@ -241,6 +246,31 @@ class Pages:
         widget = self._widget(entry, from_uri, compact=True) if self.live and entry.live else None
         return self._render("model_card.html.jinja", entry=entry, facts=entry.facts,
                             page_url=page, note=None, widget=widget)
+
+    def browser_support_table(self) -> str | None:
+        """``[[browser-support: all]]``: the table, its notes numbered once each per feature
+        (Chrome and Edge often share one), MDN's pages linked; None without the data."""
+        table = self.browser_support
+        if table is None:
+            return None
+        numbers: dict[tuple[str, str], int] = {}
+        footnotes: list[tuple[int, str, list[str], str]] = []
+        rows = []
+        for feature in table.features:
+            cells = []
+            for browser, cell in zip(table.browsers, feature.cells, strict=True):
+                marks = []
+                for note in cell.notes:
+                    key = (feature.id, note)
+                    if key not in numbers:
+                        numbers[key] = len(footnotes) + 1
+                        footnotes.append((numbers[key], feature.title, [], note))
+                    footnotes[numbers[key] - 1][2].append(browser)
+                    marks.append(numbers[key])
+                cells.append((browser, cell, marks))
+            link = feature.mdn_url if (feature.mdn_url or "").startswith("https://developer.mozilla.org/") else None
+            rows.append((feature, link, cells))
+        return self._render("browser_support.html.jinja", table=table, rows=rows, footnotes=footnotes)
 
     def _widget(self, entry: ModelEntry, from_uri: str | None, compact: bool = False) -> Markup:
         folder = self.urls.between(from_uri, f"{MODELS_URI}/{entry.name}/")
