@@ -268,8 +268,8 @@ class Pages:
                     footnotes[numbers[key] - 1][2].append(browser)
                     marks.append(numbers[key])
                 cells.append((browser, cell, marks))
-            link = feature.mdn_url if (feature.mdn_url or "").startswith("https://developer.mozilla.org/") else None
-            rows.append((feature, link, cells))
+            mdn = feature.mdn_url or ""
+            rows.append((feature, mdn if mdn.startswith("https://developer.mozilla.org/") else None, cells))
         return self._render("browser_support.html.jinja", table=table, rows=rows, footnotes=footnotes)
 
     def _widget(self, entry: ModelEntry, from_uri: str | None, compact: bool = False) -> Markup:
