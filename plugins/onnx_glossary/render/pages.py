@@ -19,6 +19,7 @@ from typing import Any
 from jinja2 import Environment, Template
 from markupsafe import Markup
 
+from ..browser.support import SupportTable
 from ..common.figures import Figures
 from ..common.problems import Problem
 from ..common.suggestions import did_you_mean
@@ -30,7 +31,7 @@ from ..models.catalog import MODEL_FILE, MODELS_URI, Catalog, ModelEntry
 from ..render.environment import LinkResolver, environment, markdown_fields, unwrap_paragraph
 from ..render.live_example import render_live_example, render_snippet_js
 from ..render.termlinks import TermLinker, link_html
-from .figures import figure_html
+from .figures import figure_html, text_with_figures
 from .thumbnails import Thumbnail, answer_thumbnail
 
 GLOSSARY_INDEX_URI = f"{GLOSSARY_URI}/index.md"
@@ -89,6 +90,8 @@ class Pages:
     wasm_sizes: dict[str, int] | None = None
     env: Environment = field(default_factory=environment)
     figures: Figures = field(default_factory=Figures)
+    # The browser-support data (browser.support), which [[browser-support: all]] prints.
+    browser_support: SupportTable | None = None
     # Looked up once per site build: Jinja checks a template's file on every get_template,
     # once per term page. A new build (mkdocs serve) has a new Pages and sees edited templates.
     _templates: dict[str, Template] = field(default_factory=dict, repr=False)
@@ -109,9 +112,13 @@ class Pages:
         fields = markdown_fields([*term.mistakes, *(q.answer for q in term.faq)], resolver)
         mistakes = [unwrap_paragraph(html) for html in fields[:len(term.mistakes)]]
         answers = fields[len(term.mistakes):]
+        in_fields = len(resolver.missing_figures)
+        details = [text_with_figures(row.detail, resolver.figure, resolver.unknown_figure)
+                   for row in (term.facts.rows if term.facts else ())]
         markdown = self._render(
             "term.md.jinja",
             term=term,
+            details=details,
             answers=answers,
             mistakes=mistakes,
             models=[name for name in term.models if name in model_names],
@@ -123,8 +130,9 @@ class Pages:
                                               other.title, other),
             mentions_slot=Markup(mentions_slot(term.slug)),
         )
+        problems = _field_problems(term, fields, resolver, in_fields)
         return TermPage(markdown, tuple(self.term_json_ld(term, answers)),
-                        frozenset(resolver.linked), tuple(_field_problems(term, fields, resolver)))
+                        frozenset(resolver.linked), tuple(problems))
 
     def mentions(self, term: Term, mentions: Sequence[Mention], index: GlossaryIndex) -> Markup:
         """The "Mentioned on" section of a term page (empty when no page links to it)."""
@@ -224,6 +232,8 @@ class Pages:
         if kind == "figure-table":
             rows = [(self.figures.by_key[key], figure_anchor(key)) for key in sorted(self.figures.by_key)]
             return self._render("figures_table.html.jinja", figures=rows) if name == "all" else None
+        if kind == "browser-support":
+            return self.browser_support_table() if name == "all" else None
         entry = catalog.models.get(name)
         if entry is None:
             return None
@@ -236,6 +246,31 @@ class Pages:
         widget = self._widget(entry, from_uri, compact=True) if self.live and entry.live else None
         return self._render("model_card.html.jinja", entry=entry, facts=entry.facts,
                             page_url=page, note=None, widget=widget)
+
+    def browser_support_table(self) -> str | None:
+        """``[[browser-support: all]]``: the table, its notes numbered once each per feature
+        (Chrome and Edge often share one), MDN's pages linked; None without the data."""
+        table = self.browser_support
+        if table is None:
+            return None
+        numbers: dict[tuple[str, str], int] = {}
+        footnotes: list[tuple[int, str, list[str], str]] = []
+        rows = []
+        for feature in table.features:
+            cells = []
+            for browser, cell in zip(table.browsers, feature.cells, strict=True):
+                marks = []
+                for note in cell.notes:
+                    key = (feature.id, note)
+                    if key not in numbers:
+                        numbers[key] = len(footnotes) + 1
+                        footnotes.append((numbers[key], feature.title, [], note))
+                    footnotes[numbers[key] - 1][2].append(browser)
+                    marks.append(numbers[key])
+                cells.append((browser, cell, marks))
+            mdn = feature.mdn_url or ""
+            rows.append((feature, mdn if mdn.startswith("https://developer.mozilla.org/") else None, cells))
+        return self._render("browser_support.html.jinja", table=table, rows=rows, footnotes=footnotes)
 
     def _widget(self, entry: ModelEntry, from_uri: str | None, compact: bool = False) -> Markup:
         folder = self.urls.between(from_uri, f"{MODELS_URI}/{entry.name}/")
@@ -331,12 +366,16 @@ def figure_anchor(key: str) -> str:
     return "figure-" + key.replace(".", "-")
 
 
-def _field_problems(term: Term, fields: Sequence[Markup], resolver: _Recording) -> list[Problem]:
+def _field_problems(term: Term, fields: Sequence[Markup], resolver: _Recording,
+                    in_fields: int) -> list[Problem]:
     """A problem per link to an unknown term, and per unknown figure, in a mistake or an
-    answer, on that item's line."""
+    answer, on that item's line; an unknown figure in a fact's detail on the facts' line (the
+    figures after the first ``in_fields`` are the facts')."""
     lines = [*(term.item_lines.get("mistakes") or []), *(q.line for q in term.faq)]
-    problems = []
-    for key in resolver.missing_figures:
+    problems = [Problem(term.path, term.lines.get("facts", term.body_line),
+                        unknown_figure_message(key, resolver.figures))
+                for key in resolver.missing_figures[in_fields:]]
+    for key in resolver.missing_figures[:in_fields]:
         at = next((i for i, html in enumerate(fields) if f"figure {key}<" in html), None)
         line = lines[at] if at is not None and at < len(lines) else term.body_line
         problems.append(Problem(term.path, line, unknown_figure_message(key, resolver.figures)))
