@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001, RUF002 (the rule is about the multiplication sign and the en dash)
+# ruff: noqa: RUF002 (the rule is about the multiplication sign and the en dash)
 """Measured figures come from one place: a glossary page never quotes a number of its own that
 the benchmarks' data file should give.
 
