@@ -86,8 +86,8 @@ def problems_of_run(engine: Engine, name: str, state: dict[str, str], site: Path
     reference = json.loads((site / "models" / name / "reference.json").read_text())
     label = (reference.get("samples") or [{}])[0].get("label")
     classifier = (reference.get("reading") or {}).get("kind") == "classes"
-    if classifier and label and state.get("answer") != label:  # it answers its sample right
-        found.append(f"{name}: answered {state.get('answer')!r}, the sample is {label!r}")
+    if classifier and label and state.get("answerClass") != label:  # it answers its sample right
+        found.append(f"{name}: answered {state.get('answerClass')!r} ({state.get('answer')}), the sample is {label!r}")
     # None of the engines here has a WebGPU adapter (KNOWN_GAPS): every example runs on WASM.
     assert gap(engine.name, "webgpu"), engine.name
     if state.get("backend") != "wasm":

@@ -71,7 +71,10 @@ function checkedSample(root) {
 export function currentInput(root) {
   const useOwn = part(root, "use-own");
   const kind = root.dataset ? root.dataset.inputKind : undefined;
-  if (useOwn && useOwn.checked) {
+  // A card's form has no picker: the reader's numbers are theirs once they edit one.
+  const form = part(root, "form");
+  const edited = !useOwn && form && form.dataset.edited === "true";
+  if ((useOwn && useOwn.checked) || edited) {
     const file = part(root, "file");
     // "your own picture" without a file falls back to the picked sample.
     if (kind !== "picture" || (file && file.files && file.files[0])) {
@@ -170,6 +173,8 @@ export function feedArgs(root, input, example, reference) {
 function selectOwn(root) {
   const useOwn = part(root, "use-own");
   if (useOwn) useOwn.checked = true;
+  const form = part(root, "form");
+  if (form) form.dataset.edited = "true";
   showPad(root);
 }
 
@@ -451,6 +456,8 @@ export function previewInput(root, target) {
     fillForm(root, numbers);
     // Filling the form is not the reader's own input: the sample stays picked.
     if (useOwnBefore) useOwnBefore.checked = false;
+    const form = part(root, "form");
+    if (form) delete form.dataset.edited;
     /** @type {HTMLInputElement} */ (target).checked = true;
   }
   if (isSample || (target instanceof HTMLElement && target.matches('[data-le="use-own"]'))) showPad(root);
