@@ -23,7 +23,7 @@ from . import model_builders as build
 from .sitebuild import LIGHT, MODELS, REPO
 
 LIGHT_MODELS = sorted(LIGHT.glob("light_*.onnx"))
-RUNTIME = BrowserRuntime("1.30.0", 13, 26)
+RUNTIME = BrowserRuntime("1.31.1", 13, 26)
 
 
 def messages(facts: ModelFacts) -> list[str]:
@@ -152,8 +152,8 @@ def test_fixed_input_size_warning(tmp_path):
 @pytest.mark.parametrize(
     ("ir_version", "opset", "expected"),
     [
-        (14, 17, "IR version 14 is newer than the 13 that onnxruntime-web 1.30.0 reads"),
-        (13, 27, "ai.onnx opset 27 is newer than the 26 that onnxruntime-web 1.30.0 accepts"),
+        (14, 17, "IR version 14 is newer than the 13 that onnxruntime-web 1.31.1 reads"),
+        (13, 27, "ai.onnx opset 27 is newer than the 26 that onnxruntime-web 1.31.1 accepts"),
     ],
 )
 def test_newer_than_browser_runtime_is_flagged_not_raised(tmp_path, ir_version, opset, expected):
@@ -172,7 +172,7 @@ def test_browser_runtime_version_comes_from_node_modules():
     assert browser_runtime(REPO / "node_modules").version == json.loads(
         (REPO / "node_modules/onnxruntime-web/package.json").read_text()
     )["version"]
-    assert browser_runtime(Path("/nonexistent")).version == "1.30.0"
+    assert browser_runtime(Path("/nonexistent")).version == "1.31.1"
 
 
 def test_earliest_ort_table():
