@@ -7,10 +7,11 @@ Pure (standard library only). What a model needs of it is judged in
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..browser.webgpu_ops import package_version
+PACKAGE_JSON = Path("onnxruntime-web") / "package.json"
 
 # Limits of onnxruntime-web 1.31.1, measured (the same as 1.30.0's): a model of IR version 14
 # is refused with "Unsupported model IR version: 14, max supported IR version: 13", and ai.onnx
@@ -115,6 +116,15 @@ def find_node_modules(start: Path | None = None) -> Path | None:
             if (candidate / "onnxruntime-web" / "package.json").is_file():
                 return candidate
     return None
+
+
+def package_version(node_modules: Path) -> str | None:
+    """The installed onnxruntime-web version, or None when the package is not there."""
+    package_json = node_modules / PACKAGE_JSON
+    if not package_json.is_file():
+        return None
+    version = json.loads(package_json.read_text(encoding="utf-8")).get("version")
+    return str(version) if version else None
 
 
 def browser_runtime(node_modules: Path | None = None) -> BrowserRuntime:
