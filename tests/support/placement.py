@@ -26,6 +26,8 @@ from typing import Any
 
 import onnx
 from onnx import ModelProto, NodeProto, TensorProto, TypeProto, helper
+from onnx_glossary.browser.webgpu_kernels import normalise_domain, use_key
+from onnx_glossary.models.graph import element_types, input_types
 
 from ..sitebuild import REPO
 from .browser import StaticServer, launch, wait_until
@@ -34,9 +36,6 @@ DIST = REPO / "node_modules" / "onnxruntime-web" / "dist"
 PARSER = REPO / "plugins" / "onnx_glossary" / "assets" / "live-example-placement.mjs"
 #: The build the live example uses for WebGPU, and the .wasm it loads from next to itself.
 RUNTIME_FILES = ("ort.webgpu.bundle.min.mjs", "ort-wasm-simd-threaded.asyncify.wasm")
-#: onnxruntime-web's names of the providers a page can get.
-WEBGPU_EP = "WebGpuExecutionProvider"
-WASM_EP = "CPUExecutionProvider"
 
 #: The page: console output captured from before the runtime starts (it binds console.error
 #: once, at start-up), then one session at a time, its log parsed by the widget's parser.
@@ -83,7 +82,6 @@ class Case:
     domain: str = ""
     op_type: str = ""
     since: int = 0
-    input_types: tuple[str, ...] = ()
 
 
 def shipped_models(models_dir: Path = REPO / "models") -> dict[str, Path]:
@@ -92,54 +90,32 @@ def shipped_models(models_dir: Path = REPO / "models") -> dict[str, Path]:
             if not path.parent.name.startswith((".", "_"))}
 
 
-def _domain(node: NodeProto) -> str:
-    return node.domain or "ai.onnx"
-
-
-def _type_name(elem_type: int) -> str:
-    return helper.tensor_dtype_to_np_dtype(elem_type).name if elem_type else "undefined"
-
-
-def op_key(domain: str, op_type: str, since: int) -> str:
-    """The table's key of an operator's definition: ``ai.onnx/Resize@13``."""
-    return f"{domain}/{op_type}@{since}"
-
-
-def variant_key(domain: str, op_type: str, since: int, input_types: Iterable[str]) -> str:
-    """The key of one use of it: ``ai.onnx/Resize@13(float32,,,int64)`` ("" for an omitted input)."""
-    return f"{op_key(domain, op_type, since)}({','.join(input_types)})"
-
-
 def one_node_cases(models: Mapping[str, Path]) -> Iterator[Case]:
-    """One one-node model per distinct use of an operator in the shipped models; Constant nodes
-    are left out (they become initialisers when a session loads: nothing runs them)."""
+    """One one-node model per distinct use of an operator in the shipped models, keyed as the
+    build looks them up (the same functions of onnx_glossary.models.graph); Constant nodes are
+    left out (they become initialisers when a session loads: nothing runs them)."""
     seen: set[str] = set()
     for name, path in models.items():
         model = onnx.load(path)
         inferred = onnx.shape_inference.infer_shapes(model)
         types: dict[str, TypeProto] = {v.name: v.type for v in (
             *inferred.graph.input, *inferred.graph.value_info, *inferred.graph.output)}
+        names = element_types(model, types)
         initialisers = {t.name: t for t in model.graph.initializer}
         constants = {out: node for node in model.graph.node if node.op_type == "Constant"
                      for out in node.output}
-        opsets = {(o.domain or "ai.onnx"): o.version for o in model.opset_import}
+        opsets = {normalise_domain(o.domain): o.version for o in model.opset_import}
         for node in model.graph.node:
             if node.op_type == "Constant":
                 continue
-            domain = _domain(node)
+            domain = normalise_domain(node.domain)
             since = onnx.defs.get_schema(node.op_type, opsets[domain], node.domain).since_version
-            input_types = tuple(
-                "" if not value else _type_name(
-                    initialisers[value].data_type if value in initialisers
-                    else constants[value].attribute[0].t.data_type if value in constants
-                    else types[value].tensor_type.elem_type)
-                for value in node.input)
-            key = variant_key(domain, node.op_type, since, input_types)
+            key = use_key(domain, node.op_type, since, input_types(node, names))
             if key in seen:
                 continue
             seen.add(key)
             yield Case(key, _cut(model, node, types, initialisers, constants).SerializeToString(),
-                       name, opsets[domain], domain, node.op_type, since, input_types)
+                       name, opsets[domain], domain, node.op_type, since)
 
 
 def _cut(model: ModelProto, node: NodeProto, types: Mapping[str, TypeProto],

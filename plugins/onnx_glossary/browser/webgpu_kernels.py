@@ -63,8 +63,8 @@ class WebGpuKernels:
 
     def status(self, runtime_version: str, domain: str, op_type: str, since: int | None,
                input_types: Iterable[tuple[str, ...]]) -> tuple[Status, tuple[str, ...]]:
-        """What the table says about an operator's uses in one model, and for "partly" the
-        element types (of each use's first input) that run on WebAssembly."""
+        """What the table says about an operator's uses in one model, and the element types (of
+        the first input) of the uses that run on WebAssembly."""
         domain = normalise_domain(domain)
         if op_type == "Constant" or domain not in _KERNEL_DOMAINS:
             return "not applicable", ()
@@ -74,12 +74,10 @@ class WebGpuKernels:
                  for types in input_types}
         if not found or None in found.values():
             return "not measured", ()
-        if all(found.values()):
+        on_wasm = tuple(sorted({types[0] if types else "" for types, on in found.items() if not on}))
+        if not on_wasm:
             return "yes", ()
-        if not any(found.values()):
-            return "no", ()
-        return "partly", tuple(sorted({types[0] if types else "" for types, on in found.items()
-                                       if not on}))
+        return ("no" if not any(found.values()) else "partly"), on_wasm
 
     def model(self, runtime_version: str, sha256: str) -> Mapping[str, Any] | None:
         """The measured placement of the shipped model with this content, if it was measured."""
