@@ -37,54 +37,14 @@ from onnx_glossary.browser.runtime import package_version  # noqa: E402
 from onnx_glossary.browser.webgpu_kernels import TABLE, WASM_EP, WEBGPU_EP  # noqa: E402
 
 from tests.support.placement import (  # noqa: E402
-    Case,
+    PlacementError,
     Placements,
+    kernel_entry,
     model_cases,
+    model_entry,
     one_node_cases,
     shipped_models,
 )
-
-
-def kernel_entry(case: Case, result: dict[str, Any]) -> dict[str, Any]:
-    """Whether the one node went to WebGPU, and what the log said."""
-    checked = f"one-node model cut from {case.source}, {case.domain} opset {case.opset}"
-    if "error" in result:
-        return {"webgpu": False, "checked_with": checked, "error": result["error"]}
-    placement = result["placement"]
-    if placement is None:
-        raise SystemExit(f"{case.key}: the session logged no node placements")
-    providers = placement["providers"]
-    if len(providers) == 1:
-        # "All nodes placed on [EP]": the node and whatever the layout pass added around it
-        # (Conv gets Transposes to and from NHWC, for one).
-        (provider,) = providers
-    else:
-        found = {n["provider"] for n in placement["nodes"] if n["opType"] == case.op_type}
-        if len(found) != 1:
-            raise SystemExit(f"{case.key}: cannot tell where the node went: {placement}")
-        (provider,) = found
-    return {"webgpu": provider == WEBGPU_EP, "placed_on": provider, "checked_with": checked}
-
-
-def model_entry(case: Case, result: dict[str, Any]) -> dict[str, Any]:
-    """A shipped model's placement: nodes per provider, and per op type where the log lists them."""
-    import hashlib
-
-    entry: dict[str, Any] = {"sha256": hashlib.sha256(case.model).hexdigest()}
-    if "error" in result:
-        return {**entry, "error": result["error"]}
-    placement = result["placement"]
-    if placement is None:
-        raise SystemExit(f"{case.key}: the session logged no node placements")
-    entry["providers"] = dict(sorted(placement["providers"].items()))
-    entry["listed"] = placement["listed"]
-    if placement["listed"]:
-        per_provider: dict[str, dict[str, int]] = {}
-        for node in placement["nodes"]:
-            types = per_provider.setdefault(node["provider"], {})
-            types[node["opType"]] = types.get(node["opType"], 0) + 1
-        entry["op_types"] = {ep: dict(sorted(types.items())) for ep, types in sorted(per_provider.items())}
-    return entry
 
 
 def measure(models_dir: Path = REPO / "models") -> dict[str, Any]:
@@ -103,7 +63,7 @@ def measure(models_dir: Path = REPO / "models") -> dict[str, Any]:
         "onnxruntime-web": package_version(REPO / "node_modules"),
         "measured_with": {
             "script": "scripts/webgpu_kernels.py",
-            "browser": f"Chromium {browser}, headless",
+            "browser": f"headless Chromium {browser}",
             "adapter": " ".join(filter(None, (adapter["vendor"], adapter["architecture"])))
             + (" (a software fallback adapter)" if adapter["fallback"] else ""),
             "import": "onnxruntime-web/webgpu",
@@ -119,7 +79,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--output", type=Path, default=TABLE, help="where to write the table")
     args = parser.parse_args(argv)
-    table = measure()
+    try:
+        table = measure()
+    except PlacementError as error:
+        print(f"scripts/webgpu_kernels.py: {error}", file=sys.stderr)
+        return 1
     args.output.write_text(json.dumps(table, indent=1) + "\n", encoding="utf-8")
     on_webgpu = sum(entry["webgpu"] for entry in table["ops"].values())
     print(f"wrote {args.output.relative_to(REPO) if args.output.is_relative_to(REPO) else args.output}: "

@@ -17,7 +17,7 @@ first input is always a graph input, so that constant folding cannot remove the 
 from __future__ import annotations
 
 import contextlib
-import json
+import hashlib
 import shutil
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -26,7 +26,7 @@ from typing import Any
 
 import onnx
 from onnx import ModelProto, NodeProto, TensorProto, TypeProto, helper
-from onnx_glossary.browser.webgpu_kernels import normalise_domain, use_key
+from onnx_glossary.browser.webgpu_kernels import WEBGPU_EP, normalise_domain, use_key
 from onnx_glossary.models.graph import element_types, input_types
 
 from ..sitebuild import REPO
@@ -36,6 +36,12 @@ DIST = REPO / "node_modules" / "onnxruntime-web" / "dist"
 PARSER = REPO / "plugins" / "onnx_glossary" / "assets" / "live-example-placement.mjs"
 #: The build the live example uses for WebGPU, and the .wasm it loads from next to itself.
 RUNTIME_FILES = ("ort.webgpu.bundle.min.mjs", "ort-wasm-simd-threaded.asyncify.wasm")
+
+#: V8 compiles the 28.7 MB .wasm with its baseline compiler, then again with its optimising
+#: one in the background, which on a busy 2-core machine slows every session after it three
+#: times over (measured: 13 shipped models in 12 s against 31 to 39 s). Where a node goes does
+#: not depend on how fast the code is: baseline code only.
+BASELINE_WASM = ("--js-flags=--liftoff-only",)
 
 #: The page: console output captured from before the runtime starts (it binds console.error
 #: once, at start-up), then one session at a time, its log parsed by the widget's parser.
@@ -48,7 +54,7 @@ for (const level of ["log", "info", "warn", "error", "debug"]) {
 }
 const ort = await import("./ort/ort.webgpu.bundle.min.mjs");
 ort.env.wasm.numThreads = 1;
-window.placementOf = async (url, providers) => {
+window.placementOf = async (url, providers, keepLines) => {
   lines.length = 0;
   try {
     const session = await ort.InferenceSession.create(url,
@@ -57,7 +63,7 @@ window.placementOf = async (url, providers) => {
   } catch (error) {
     return { error: String(error && error.message || error).split("\\n")[0] };
   }
-  return { placement: parsePlacement(lines) };
+  return { placement: parsePlacement(lines), ...(keepLines ? { lines: [...lines] } : {}) };
 };
 window.adapterInfo = async () => {
   const adapter = navigator.gpu && await navigator.gpu.requestAdapter();
@@ -163,9 +169,11 @@ class Placements:
     result) or ``{"error": "first line of the message"}``.
     """
 
-    def __init__(self, cases: Iterable[Case], folder: Path) -> None:
+    def __init__(self, cases: Iterable[Case], folder: Path,
+                 extra_args: Iterable[str] = BASELINE_WASM) -> None:
         self.cases = list(cases)
         self.folder = folder
+        self.extra_args = tuple(extra_args)
 
     def __enter__(self) -> Placements:
         from playwright.sync_api import sync_playwright
@@ -183,7 +191,8 @@ class Placements:
             self.files[case.key] = file
         self._stack = contextlib.ExitStack()
         server = self._stack.enter_context(StaticServer(self.folder))
-        browser = launch(self._stack.enter_context(sync_playwright()), webgpu=True)
+        browser = launch(self._stack.enter_context(sync_playwright()), webgpu=True,
+                         extra_args=self.extra_args)
         self._stack.callback(browser.close)
         self.version = browser.version
         self.page = browser.new_page()
@@ -194,13 +203,56 @@ class Placements:
     def adapter(self) -> dict[str, Any] | None:
         return self.page.evaluate("() => window.adapterInfo()")
 
-    def of(self, case: Case, providers: tuple[str, ...] = ("webgpu",)) -> dict[str, Any]:
-        return self.page.evaluate("([url, providers]) => window.placementOf(url, providers)",
-                                  [self.files[case.key], list(providers)])
+    def of(self, case: Case, providers: tuple[str, ...] = ("webgpu",), *,
+           lines: bool = False) -> dict[str, Any]:
+        """The session's placement; with ``lines``, also every console line it wrote."""
+        return self.page.evaluate(
+            "([url, providers, keep]) => window.placementOf(url, providers, keep)",
+            [self.files[case.key], list(providers), lines])
 
     def __exit__(self, *exc: object) -> None:
         self._stack.close()
 
 
-def load_table(path: Path) -> dict[str, Any]:
-    return json.loads(path.read_text(encoding="utf-8"))
+class PlacementError(RuntimeError):
+    """The log does not say where a node went."""
+
+
+def kernel_entry(case: Case, result: dict[str, Any]) -> dict[str, Any]:
+    """Whether the one node went to WebGPU, and what the log said."""
+    checked = f"one-node model cut from {case.source}, {case.domain} opset {case.opset}"
+    if "error" in result:
+        return {"webgpu": False, "checked_with": checked, "error": result["error"]}
+    placement = result["placement"]
+    if placement is None:
+        raise PlacementError(f"{case.key}: the session logged no node placements")
+    providers = placement["providers"]
+    if len(providers) == 1:
+        # "All nodes placed on [EP]": the node and whatever the layout pass added around it
+        # (Conv gets Transposes to and from NHWC, for one).
+        (provider,) = providers
+    else:
+        found = {n["provider"] for n in placement["nodes"] if n["opType"] == case.op_type}
+        if len(found) != 1:
+            raise PlacementError(f"{case.key}: cannot tell where the node went: {placement}")
+        (provider,) = found
+    return {"webgpu": provider == WEBGPU_EP, "placed_on": provider, "checked_with": checked}
+
+
+def model_entry(case: Case, result: dict[str, Any]) -> dict[str, Any]:
+    """A shipped model's placement: nodes per provider, and per op type where the log lists them."""
+    entry: dict[str, Any] = {"sha256": hashlib.sha256(case.model).hexdigest()}
+    if "error" in result:
+        return {**entry, "error": result["error"]}
+    placement = result["placement"]
+    if placement is None:
+        raise PlacementError(f"{case.key}: the session logged no node placements")
+    entry["providers"] = dict(sorted(placement["providers"].items()))
+    entry["listed"] = placement["listed"]
+    if placement["listed"]:
+        per_provider: dict[str, dict[str, int]] = {}
+        for node in placement["nodes"]:
+            types = per_provider.setdefault(node["provider"], {})
+            types[node["opType"]] = types.get(node["opType"], 0) + 1
+        entry["op_types"] = {ep: dict(sorted(types.items())) for ep, types in sorted(per_provider.items())}
+    return entry
