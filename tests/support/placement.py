@@ -52,8 +52,10 @@ const lines = [];
 for (const level of ["log", "info", "warn", "error", "debug"]) {
   console[level] = (...args) => { lines.push(args.map(String).join(" ")); };
 }
+window.consoleLines = lines;  // every console message since the last session began
 const ort = await import("./ort/ort.webgpu.bundle.min.mjs");
 ort.env.wasm.numThreads = 1;
+window.ort = ort;
 window.placementOf = async (url, providers, keepLines) => {
   lines.length = 0;
   try {
@@ -194,6 +196,7 @@ class Placements:
         browser = launch(self._stack.enter_context(sync_playwright()), webgpu=True,
                          extra_args=self.extra_args)
         self._stack.callback(browser.close)
+        self.browser = browser
         self.version = browser.version
         self.page = browser.new_page()
         self.page.goto(server.url)
