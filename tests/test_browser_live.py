@@ -373,7 +373,7 @@ def test_reader_picture_runs_without_a_reference(plain, browsers) -> None:
 @pytest.fixture(scope="module")
 def refused_site(real_site: Built, tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticServer]:
     """The real site, with the published linear model replaced by an IR 14 copy: newer than
-    onnxruntime-web 1.30 reads (the build itself would flag such a model and give it no widget,
+    onnxruntime-web 1.31 reads (the build itself would flag such a model and give it no widget,
     which is how a stale or hand-edited deployment would show the fault to a reader)."""
     site = tmp_path_factory.mktemp("refused") / "site"
     shutil.copytree(real_site.site, site)

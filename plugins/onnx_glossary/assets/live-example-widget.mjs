@@ -137,7 +137,7 @@ async function run(root) {
 
 /**
  * The part of a Run that uses the runtime, from the session's creation to its release: a
- * task of the page-wide queue. onnxruntime-web 1.30's run() (lib/wasm/wasm-core-impl.ts)
+ * task of the page-wide queue. onnxruntime-web's run() (1.30 and 1.31, lib/wasm/wasm-core-impl.ts)
  * takes room on the runtime's one stack and awaits before it gives it back, so two runs of
  * the page at once corrupt each other; the timings of one would count the other's too.
  * @param {WidgetRoot} root

@@ -20,6 +20,7 @@ from jinja2 import Environment, Template
 from markupsafe import Markup
 
 from ..browser.support import SupportTable
+from ..browser.webgpu_kernels import WASM_EP, WEBGPU_EP
 from ..common.figures import Figures
 from ..common.problems import Problem
 from ..common.suggestions import did_you_mean
@@ -28,6 +29,7 @@ from ..glossary.backlinks import Mention
 from ..glossary.index import GLOSSARY_URI, GlossaryIndex, Term
 from ..glossary.links import link_target, term_slug_of
 from ..models.catalog import MODEL_FILE, MODELS_URI, Catalog, ModelEntry
+from ..models.facts import MeasuredPlacement, OperatorUse
 from ..render.environment import LinkResolver, environment, markdown_fields, unwrap_paragraph
 from ..render.live_example import render_live_example, render_snippet_js
 from ..render.termlinks import TermLinker, link_html
@@ -75,6 +77,8 @@ class OperatorRow:
     spec_url: str | None
     models: tuple[tuple[str, int], ...]  # (model name, node count)
     webgpu: bool | None
+    webgpu_status: str = "not applicable"  # over every model's uses, as OperatorUse's
+    webgpu_on_wasm: tuple[str, ...] = ()
 
 
 @dataclass
@@ -215,6 +219,8 @@ class Pages:
                 md_link=lambda to, here=entry.page_uri: _md_link(here, to),
                 widget=self._widget(entry, entry.page_uri) if live_here else None,
                 original=_original(catalog, entry), term_link=term_link,
+                placement=placement_sentence(entry.facts.webgpu_placement),
+                wasm_here=wasm_here(entry.facts.webgpu_placement),
                 mentions=[(title, _md_link(entry.page_uri, uri))
                           for title, uri in mentions.get(entry.name, ())])))
             term_links[entry.page_uri] = frozenset(term_link.used)
@@ -309,13 +315,60 @@ def operator_index(catalog: Catalog) -> list[OperatorRow]:
         for op in entry.facts.operators:
             row = found.setdefault((op.domain, op.op_type), [op.spec_url, [], []])
             row[1].append((entry.name, op.count))
-            row[2].append(op.webgpu)
+            row[2].append(op)
     rows = []
-    for (domain, op_type), (url, models, webgpu) in sorted(
+    for (domain, op_type), (url, models, uses) in sorted(
             found.items(), key=lambda item: (item[0][0] != "ai.onnx", item[0][0], item[0][1].lower())):
-        verdict = None if None in webgpu else all(webgpu)
-        rows.append(OperatorRow(domain, op_type, url, tuple(models), verdict))
+        status, on_wasm = _webgpu_over(uses)
+        rows.append(OperatorRow(domain, op_type, url, tuple(models), {"yes": True, "no": False}.get(status),
+                                status, on_wasm))
     return rows
+
+
+def placement_sentence(placement: MeasuredPlacement | None) -> str:
+    """What the WebGPU build did with this very file when it was measured, in one sentence."""
+    if placement is None:
+        return ""
+    if placement.error:
+        return (f"Measured for this file: the WebGPU build cannot create a session for it "
+                f"({placement.error.rsplit('ERROR_MESSAGE: ', 1)[-1]}), so its live example loads "
+                "the WebAssembly build.")
+    on_webgpu = placement.providers.get(WEBGPU_EP, 0)
+    on_wasm = placement.providers.get(WASM_EP, 0)
+    total = sum(placement.providers.values())
+    where = (f"all {total} nodes on WebGPU" if on_webgpu == total else
+             f"{on_webgpu} of {total} nodes on WebGPU, {on_wasm} on WebAssembly")
+    if placement.on_wasm:
+        where += " (" + ", ".join(op if n == 1 else f"{op} \u00d7{n}" for op, n in
+                                  sorted(placement.on_wasm.items())) + ")"
+    return (f"Measured for this file in the same way: {where}, counted after onnxruntime's graph "
+            "optimisation, which fuses or removes some nodes and may keep shape computations on "
+            "the CPU.")
+
+
+def wasm_here(placement: MeasuredPlacement | None) -> dict[str, int] | None:
+    """Per op type, how many of this file's nodes the WebGPU build put on WebAssembly, where
+    the measurement tells (None where it does not: not measured, or every node on WebAssembly
+    without a list)."""
+    if placement is None or placement.error:
+        return None
+    if placement.listed:
+        return dict(placement.on_wasm)
+    return {} if set(placement.providers) == {WEBGPU_EP} else None
+
+
+def _webgpu_over(uses: list[OperatorUse]) -> tuple[str, tuple[str, ...]]:
+    """One WebGPU verdict for an operator over every model that uses it."""
+    statuses = {op.webgpu_status for op in uses}
+    if "not measured" in statuses:
+        return "not measured", ()
+    statuses.discard("not applicable")
+    if not statuses:
+        return "not applicable", ()
+    on_wasm = tuple(sorted({t for op in uses for t in op.webgpu_on_wasm}))
+    if statuses == {"yes"}:
+        return "yes", ()
+    return ("no" if statuses == {"no"} else "partly"), on_wasm
 
 
 def _plain_text(html: Markup) -> str:
