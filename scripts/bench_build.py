@@ -15,7 +15,10 @@ is not --strict) and once with those links pointing at existing terms.
 Repetitions are interleaved (the order alternates), times are medians. Prints each ratio with
 its target and exits with status 1 when one is missed.
 
-    python scripts/bench_build.py [--terms 1000] [--small 20] [--repeat 5]
+    python scripts/bench_build.py [--terms 1000] [--small 20] [--repeat 5] [--no-record]
+
+A run with the default sizes appends its figures (keys ``build.*``) to docs/benchmarks.json, the
+data file the pages print measured figures from (``scripts/bench_record.py``).
 """
 
 from __future__ import annotations
@@ -36,6 +39,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "scripts"))
+import bench_record  # noqa: E402
+
 P1_TARGET = 1.3
 ERROR_PATH_TARGET = 1.2
 CLUSTER = 10  # terms per category: the editorial rules allow at most 12
@@ -300,6 +306,39 @@ def report(what: str, medians: dict[str, float], ours: str, base: str, target: f
     return cpu > target
 
 
+def build_figures(terms: int, p1: dict[int, dict[str, float]], errors: dict[str, float] | None
+                  ) -> dict[str, dict[str, object]]:
+    """The run's figures under the keys pages name (``[[figure: build.p1]]``)."""
+    fig = bench_record.figure
+    out: dict[str, dict[str, object]] = {}
+    if terms in p1:
+        r = p1[terms]
+        cpu, wall = r["plugin_cpu"] / r["plain_cpu"], r["plugin"] / r["plain"]
+        out["build.p1"] = fig(cpu, bench_record.ratio(cpu), f"A {terms:,}-term build with the "
+                              "plugin, against plain Material building the plugin's own output "
+                              "(CPU time ratio)", f"<= {P1_TARGET:.2f}")
+        out["build.p1-wall"] = fig(wall, bench_record.ratio(wall), f"The same {terms:,}-term "
+                                   "builds, wall-clock time ratio")
+        out["build.plugin-cpu-s"] = fig(r["plugin_cpu"], bench_record.seconds(r["plugin_cpu"]),
+                                        f"CPU time of a {terms:,}-term build with the plugin, "
+                                        "empty analysis cache")
+        out["build.plain-cpu-s"] = fig(r["plain_cpu"], bench_record.seconds(r["plain_cpu"]),
+                                       f"CPU time of plain Material building the same {terms:,} "
+                                       "pages")
+    for n, r in p1.items():
+        if n != terms:
+            small = r["plugin_cpu"] / r["plain_cpu"]
+            out["build.p1-small"] = fig(small, bench_record.ratio(small), f"The same ratio at "
+                                        f"{n:,} terms (CPU time)")
+    if errors is not None:
+        cpu = errors["broken_cpu"] / errors["working_cpu"]
+        out["build.error-path"] = fig(cpu, bench_record.ratio(cpu), f"A {terms:,}-term build "
+                                      f"with {EXTRA_LINKS} broken links per term, against the same "
+                                      "build with working links (CPU time ratio)",
+                                      f"<= {ERROR_PATH_TARGET:.1f}")
+    return out
+
+
 def compile_plugin() -> None:
     """Give the plugin's modules the bytecode files pip writes for every installed package.
 
@@ -322,7 +361,11 @@ def main() -> None:
     parser.add_argument("--only", choices=("p1", "errors"), help="run one benchmark")
     parser.add_argument("--against", type=Path, help="the plugins/ folder of another checkout: "
                         "P1 also builds with that version, interleaved (an old-against-new A/B)")
+    bench_record.add_arguments(parser)
     args = parser.parse_args()
+    defaults = (args.terms, args.small, args.repeat, args.only, args.against) == (1000, 20, 5, None, None)
+    results: dict[int, dict[str, float]] = {}
+    errors: dict[str, float] | None = None
     started = time.perf_counter()
     failed = False
     compile_plugin()
@@ -346,12 +389,14 @@ def main() -> None:
                 report(f"P1 of {args.against}", results[args.terms], "against", "plain", P1_TARGET)
             failed |= report("P1", results[args.terms], "plugin", "plain", P1_TARGET)
         if args.only != "p1":
-            r = measure_error_path(tmp, args.terms, args.repeat)
+            r = errors = measure_error_path(tmp, args.terms, args.repeat)
             print(f"Error path, {args.terms:,} terms, {EXTRA_LINKS} links each, median of "
                   f"{args.repeat}: working links {r['working']:.2f} s ({r['working_cpu']:.2f} s CPU), "
                   f"broken links {r['broken']:.2f} s ({r['broken_cpu']:.2f} s CPU)")
             failed |= report("Error path", r, "broken", "working", ERROR_PATH_TARGET)
     print(f"bench_build took {time.perf_counter() - started:.0f} s")
+    if bench_record.should_record(args, defaults):
+        bench_record.record(build_figures(args.terms, results, errors))
     if failed:
         print("FAIL: a target was missed")
         sys.exit(1)

@@ -19,7 +19,10 @@ Everything is measured in one run, interleaved, against a baseline measured alon
    ``intra_op_num_threads=1`` on the same input.
 
 usage: .venv/bin/python scripts/bench_live.py [--reps 7] [--overhead-runs 6] [--runs 2000]
-       [--reading-ms 1000]
+       [--reading-ms 1000] [--no-record]
+
+A run with the default settings appends its figures (keys ``live.*``) to docs/benchmarks.json, the
+data file the pages print measured figures from (``scripts/bench_record.py``).
 """
 
 from __future__ import annotations
@@ -38,6 +41,9 @@ import onnxruntime
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import bench_record  # noqa: E402
 
 from tests.sitebuild import build_site, variant_config  # noqa: E402
 from tests.support.browser import (  # noqa: E402
@@ -192,6 +198,48 @@ def python_median(model: Path, reference: dict, runs: int) -> float:
     return statistics.median(times) * 1000
 
 
+def live_figures(m: dict[str, float], widget_ms: float, bare_ms: float, largest: str,
+                 native_ms: float, wasm_ms: float) -> dict[str, dict[str, object]]:
+    """The run's figures under the keys pages name (``[[figure: live.cold-run-s]]``)."""
+    fig, article = bench_record.figure, m["article"]
+    seconds = bench_record.seconds
+    return {
+        "live.cold-run": fig(m["cold"] / article, bench_record.ratio(m["cold"] / article),
+                             "Run to checked result on a cold page, as a share of the reference "
+                             "article's plain snippet", "<= 0.50"),
+        "live.return-visit": fig(m["return"] / article, bench_record.ratio(m["return"] / article),
+                                 "Run to checked result on a return visit (same browser "
+                                 "process), as a share of the article's cold snippet", "<= 0.25"),
+        "live.overhead": fig(widget_ms / bare_ms, bench_record.ratio(widget_ms / bare_ms, 3),
+                             "The widget's timed runs against a bare loop of session.run",
+                             "<= 1.05"),
+        "live.cold-run-s": fig(m["cold"], seconds(m["cold"]), "Cold Run to verified result, "
+                               "linear model, this site's widget (WebAssembly-only bundle)"),
+        "live.article-cold-run-s": fig(article, seconds(article), "Cold Run to verified result, "
+                                       "linear model, a plain page whose WebGPU bundle falls "
+                                       "back to WebAssembly (the reference article's snippet)"),
+        "live.return-visit-s": fig(m["return"], seconds(m["return"]), "Return visit, Run to "
+                                   "verified result, the widget"),
+        "live.third-visit-s": fig(m["third"], seconds(m["third"]), "Third visit, Run to verified "
+                                  "result, the widget"),
+        "live.persistent-cache-s": fig(m["kept"], seconds(m["kept"]), "Visit with the HTTP cache "
+                                       "emptied and the persistent cache kept, the widget"),
+        "live.per-run-bare-ms": fig(bare_ms, bench_record.milliseconds(bare_ms), f"Per run, "
+                                    f"{largest}, a bare loop of session.run in the browser"),
+        "live.per-run-widget-ms": fig(widget_ms, bench_record.milliseconds(widget_ms),
+                                      f"Per run, {largest}, the widget's own timing"),
+        "live.digits-native-ms": fig(native_ms, bench_record.milliseconds(native_ms),
+                                     "Steady state per run, digits, Python onnxruntime on one "
+                                     "thread"),
+        "live.digits-wasm-ms": fig(wasm_ms, bench_record.milliseconds(wasm_ms), "Steady state per "
+                                   "run, digits, onnxruntime-web WebAssembly on one thread"),
+        "live.digits-wasm-vs-native": fig(wasm_ms / native_ms, bench_record.times(wasm_ms / native_ms),
+                                          "How many times slower onnxruntime-web's WebAssembly "
+                                          "build runs digits than native onnxruntime, both on one "
+                                          "thread"),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=7)
@@ -199,7 +247,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=2000)
     parser.add_argument("--reading-ms", type=int, default=READING_MS,
                         help="wait between the button being ready and the click")
+    bench_record.add_arguments(parser)
     args = parser.parse_args()
+    defaults = (args.reps, args.overhead_runs, args.runs, args.reading_ms) == (7, 6, 2000, READING_MS)
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -275,6 +325,9 @@ def main() -> None:
                ("overhead", widget_ms / bare_ms, 1.05))
     for name, ratio, target in targets:
         print(f"{name}: {ratio:.3f} against ≤ {target:.2f}: {'met' if ratio <= target else 'MISSED'}")
+    if bench_record.should_record(args, defaults):
+        bench_record.record(live_figures(m, widget_ms, bare_ms, largest.name, native, steady["median"]),
+                            chromium=CHROMIUM)
     if any(ratio > target for _, ratio, target in targets):
         raise SystemExit(1)
 

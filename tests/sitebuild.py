@@ -76,6 +76,7 @@ def variant_config(root: Path, **options: object) -> Path:
                         "      set_name:")
     text = text.replace("glossary_dir: glossary", f"glossary_dir: {REPO / 'glossary'}")
     text = text.replace("models_dir: models", f"models_dir: {REPO / 'models'}")
+    text = text.replace("figures_file: docs/", f"figures_file: {REPO / 'docs'}/")
     config = root / "mkdocs.yml"
     config.write_text(text + f"docs_dir: {REPO / 'docs'}\n", encoding="utf-8")
     return config

@@ -194,3 +194,20 @@ def test_on_a_software_adapter_auto_runs_wasm_and_the_switch_runs_both(served, b
     shown = page.inner_text(WIDGET + ' [data-le="timings"]')
     assert "webgpu:" in shown and "wasm:" in shown
     page.context.close()
+
+
+def test_a_failure_after_the_checked_result_keeps_the_result(served, browsers) -> None:
+    """An error in the timing runs (WebKit once trapped inside the runtime there) leaves the
+    checked answer on the page, still matched, and reports the timings' failure on its own."""
+    context = browsers[False].new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(served.url + "models/iris/", wait_until="load")
+    page.wait_for_selector(RUN + ":not([disabled])")
+    # The page's hook into the timing runs (the benchmark's), made to fail.
+    page.evaluate("() => { window.onnxLiveExample.afterTimings = () => { throw new Error('trapped (test)'); }; }")
+    state = press_run(page)
+    assert (state["state"], state["match"], state["answer"]) == ("done", "true", ANSWERS["iris"])
+    assert "trapped (test)" in state["timingError"]
+    assert "the timing runs failed" in page.text_content(WIDGET + ' [data-le="timings"]')
+    assert page.is_hidden(WIDGET + ' [data-le="error"]')
+    context.close()

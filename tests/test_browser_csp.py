@@ -107,6 +107,9 @@ def test_every_page_carries_the_same_policy_first_in_its_head(real_site: Built) 
 def test_a_live_example_runs_under_the_policy(browser, gpu_browser, server: StaticServer,
                                               gpu: bool) -> None:
     page, probe = open_page(gpu_browser if gpu else browser, server, "models/linear/")
+    if gpu:  # a software adapter is the reader's choice only: "auto" never picks it
+        page.click(WIDGET + ' [data-le="record"] > summary')
+        page.check(WIDGET + ' input[data-le-backend][value="webgpu"]')
     state = run(page)
     assert (state["state"], state["match"]) == ("done", "true"), page.inner_text(WIDGET)
     assert state["backend"] == ("webgpu" if gpu else "wasm")

@@ -304,7 +304,8 @@ def test_a_slow_download_shows_its_progress_and_run_moves_nothing(
     line = WIDGET + ' [data-le="progress-text"]'
     wait_until(page, "(line) => document.querySelector(line).textContent !== ''", arg=line)
     assert page.text_content(line) == f"Downloaded only when you press Run: model {model} · runtime {runtime}"
-    below = "() => document.querySelector('.live-example__facts').getBoundingClientRect().top + scrollY"
+    # The answer's line sits under the progress line; it moves only when the answer comes.
+    below = "() => document.querySelector('[data-live-example] [data-le=\"answer\"]').getBoundingClientRect().top + scrollY"
     before = page.evaluate(below)
     cdp = page.context.new_cdp_session(page)
     cdp.send("Network.enable")
@@ -372,7 +373,7 @@ def test_reader_picture_runs_without_a_reference(plain, browsers) -> None:
 @pytest.fixture(scope="module")
 def refused_site(real_site: Built, tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticServer]:
     """The real site, with the published linear model replaced by an IR 14 copy: newer than
-    onnxruntime-web 1.30 reads (the build itself would flag such a model and give it no widget,
+    onnxruntime-web 1.31 reads (the build itself would flag such a model and give it no widget,
     which is how a stale or hand-edited deployment would show the fault to a reader)."""
     site = tmp_path_factory.mktemp("refused") / "site"
     shutil.copytree(real_site.site, site)
@@ -460,6 +461,7 @@ STROKES = {
 
 
 def draw(page, strokes) -> None:
+    page.check(WIDGET + ' [data-le="use-own"]')  # the pad shows for your own drawing only
     page.click(WIDGET + ' button[data-action="clear"]')
     box = page.locator(PAD).bounding_box()
     scale = box["width"] / 256
@@ -488,8 +490,14 @@ def test_drawn_digits_are_read_right(real_site: Built, plain, browsers, name: st
             assert "match" not in state and "maxAbsDiff" not in state
             assert page.text_content(WIDGET + ' [data-le="check"]') == (
                 "No reference exists for your drawing: nothing to compare.")
-    # Clear goes back to the picked sample, which has a reference again.
+    # Clear empties the pad and keeps your own drawing as the input: Run then says to draw.
     page.click(WIDGET + ' button[data-action="clear"]')
+    state = run(page)
+    assert state["state"] == "error"
+    assert page.inner_text(WIDGET + ' [data-le="error"]').startswith("The drawing pad is empty")
+    # A sample, picked again, has a reference again; the pad goes away.
+    page.check(WIDGET + ' [data-le-sample="0"]')
+    assert not page.is_visible(WIDGET + ' [data-le="pad-area"]')
     state = run(page)
     assert (state["sample"], state["match"]) == ("0", "true")
     assert_clean(probe)
@@ -499,14 +507,14 @@ def test_drawn_digits_are_read_right(real_site: Built, plain, browsers, name: st
 def test_a_named_iris_sample_shows_its_true_species(plain, browsers) -> None:
     page, probe = open_page(browsers[False], plain, "models/iris/")
     label = page.inner_text(WIDGET + ' label:has([data-le-sample="2"])')
-    assert "(true answer: virginica)" in label
+    assert "virginica" not in label  # the label does not give the answer away
     page.check(WIDGET + ' [data-le-sample="2"]')
     # Picking a sample shows its numbers in the form.
     assert page.input_value(WIDGET + ' [data-le-field="2"]') == "4.9"
     state = run(page)
     assert (state["sample"], state["answerClass"], state["match"]) == ("2", "virginica", "true")
     reading = page.inner_text(WIDGET + ' [data-le="reading"]')
-    assert "true answer: virginica" in reading and "✓ right" in reading
+    assert "✓ right: the true answer is virginica" in reading
     # The reader's own numbers: a short-petalled flower reads as setosa, with no reference.
     page.fill(WIDGET + ' [data-le-field="2"]', "1.4")
     page.fill(WIDGET + ' [data-le-field="3"]', "0.2")

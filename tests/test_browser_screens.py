@@ -109,8 +109,7 @@ def test_no_page_is_wider_than_a_360px_phone(browser, server: StaticServer, page
     assert probe.other_origin == []
 
 
-@pytest.mark.parametrize(("path", "column"), [("models/operators/", "WebGPU kernel"),
-                                              ("models/", "In the browser")])
+@pytest.mark.parametrize(("path", "column"), [("models/operators/", "WebGPU kernel")])
 def test_last_column_of_a_wide_table_is_reachable(browser, server: StaticServer, path: str,
                                                   column: str) -> None:
     page = browser.new_context(viewport=PHONE).new_page()
@@ -238,7 +237,7 @@ def test_every_page_passes_wcag_aa_in_axe(browser, server: StaticServer, pages: 
 
 def test_term_page_card_runs_its_model_in_place(browser, server: StaticServer) -> None:
     """A term page shows each model as a compact card whose Run button runs it right there,
-    with the readable result and the reference check; the code opens on demand."""
+    with its answer first and the reference check folded under it; the code opens on demand."""
     page = browser.new_context(viewport=PHONE).new_page()
     page.goto(server.url + "glossary/onnx/", wait_until="load")
     card = page.locator("article .gl-model-card").first
@@ -254,8 +253,10 @@ def test_term_page_card_runs_its_model_in_place(browser, server: StaticServer) -
                            timeout=120000)
     assert widget.get_attribute("data-match") == "true"
     assert widget.get_attribute("data-backend") in ("wasm", "webgpu")
-    assert widget.locator("[data-le=outputs]").inner_text().strip()
-    assert widget.locator("[data-le=check]").is_visible()
+    assert widget.locator("[data-le=answer]").is_visible()
+    assert widget.locator("[data-le=answer]").inner_text() == widget.get_attribute("data-answer")
+    assert widget.locator("[data-le=outputs]").text_content().strip()  # in the folded record
+    assert "max abs diff" in widget.locator("[data-le=check]").text_content()
     code.locator("summary").click()
     assert code.locator("[role=tablist]").is_visible()
     page.context.close()

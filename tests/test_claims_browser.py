@@ -437,6 +437,28 @@ def test_cross_origin_isolation__default_threads_are_min_4_ceil_half_the_cores(o
     assert len(page.page.workers) >= 1  # type: ignore[attr-defined]
 
 
+#: performance.now() read until it has changed 50 times: the steps between its values.
+CLOCK_STEPS = """() => {
+  const steps = [];
+  let last = performance.now();
+  while (steps.length < 50) {
+    const now = performance.now();
+    if (now !== last) { steps.push(now - last); last = now; }
+  }
+  return { steps, value: last };
+}"""
+
+
+def test_cross_origin_isolation__the_clock_ticks_in_0_1_ms_steps_without_isolation(open_page) -> None:
+    """The High Resolution Time spec coarsens performance.now() to 100 microseconds unless the
+    page is cross-origin isolated (then 5): measured on the clock's steps, not on durations."""
+    plain = open_page("gpu", bundle(WASM)).evaluate(CLOCK_STEPS)
+    isolated = open_page("gpu", bundle(WASM, threads=0), isolated=True, share=False).evaluate(CLOCK_STEPS)
+    assert min(plain["steps"]) >= 0.1 - 1e-9
+    assert all(abs(step * 10 - round(step * 10)) < 1e-6 for step in plain["steps"])
+    assert min(isolated["steps"]) < 0.1
+
+
 def test_sharedarraybuffer__more_threads_without_isolation_warns_and_runs_on_one(open_page) -> None:
     page = open_page("gpu", bundle(WASM, threads=2), share=False)
     assert len(page.evaluate(LINEAR_RUN, {"providers": ["wasm"]})) == 1

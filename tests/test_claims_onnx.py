@@ -391,3 +391,18 @@ def test_onnx_checker__full_check_adds_strict_shape_inference_and_custom_domains
     declared = helper.make_model(custom, ir_version=10, opset_imports=[
         helper.make_opsetid("", 17), helper.make_opsetid("my.domain", 1)])
     onnx.checker.check_model(declared, full_check=True)
+
+
+def test_quantisation__8_bit_weights_are_4_times_smaller_than_float32() -> None:
+    """digits-int8 is digits quantised: each 8-bit weight tensor has a quarter of the float32
+    tensor's bytes; the file, with its float biases and scales, shrinks a little less."""
+    floats = {t.name: numpy_helper.to_array(t) for t in onnx.load(MODELS / "digits" / "model.onnx").graph.initializer}
+    quantised = {t.name.removesuffix("_quantized"): numpy_helper.to_array(t)
+                 for t in onnx.load(MODELS / "digits-int8" / "model.onnx").graph.initializer
+                 if t.name.endswith("_quantized")}
+    assert sorted(quantised) == ["fc1.weight", "fc2.weight", "fc3.weight"]
+    for name, q in quantised.items():
+        assert q.dtype.itemsize == 1 and q.size == floats[name].size
+        assert floats[name].nbytes == 4 * q.nbytes
+    ratio = (MODELS / "digits" / "model.onnx").stat().st_size / (MODELS / "digits-int8" / "model.onnx").stat().st_size
+    assert 3.0 < ratio < 4.0

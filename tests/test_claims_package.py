@@ -1,5 +1,5 @@
 """What the glossary says about the files of the shipped npm packages (node_modules, from the lock
-file): onnxruntime-web 1.30.0's bundles and .wasm sizes, its imports, its operator table.
+file): onnxruntime-web 1.31.1's bundles and .wasm sizes, its imports, its operator table.
 
 Sizes in the glossary are decimal (1 KB = 1,000 bytes, 1 MB = 1,000,000 bytes), rounded as
 written; "gzipped" is gzip at its default level (6), what a static host's compression gives.
@@ -22,19 +22,19 @@ def size(name: str, *, gzipped: bool = False, unit: float = 1e6) -> float:
     return len(gzip.compress(data, 6) if gzipped else data) / unit
 
 
-def test_onnxruntime_web__the_shipped_version_is_1_30_0() -> None:
-    assert json.loads((PACKAGE / "package.json").read_text())["version"] == "1.30.0"
+def test_onnxruntime_web__the_shipped_version_is_1_31_1() -> None:
+    assert json.loads((PACKAGE / "package.json").read_text())["version"] == "1.31.1"
     lock = json.loads((REPO / "package-lock.json").read_text())
-    assert lock["packages"]["node_modules/onnxruntime-web"]["version"] == "1.30.0"
+    assert lock["packages"]["node_modules/onnxruntime-web"]["version"] == "1.31.1"
 
 
 def test_onnxruntime_web__bundle_and_wasm_sizes() -> None:
-    assert round(size("ort.wasm.bundle.min.mjs", unit=1e3)) == 73
-    assert round(size("ort.webgpu.bundle.min.mjs", unit=1e3)) == 118
-    assert round(size("ort-wasm-simd-threaded.wasm"), 1) == 14.2
-    assert round(size("ort-wasm-simd-threaded.asyncify.wasm"), 1) == 26.8
-    assert round(size("ort-wasm-simd-threaded.wasm", gzipped=True), 1) == 3.7
-    assert round(size("ort-wasm-simd-threaded.asyncify.wasm", gzipped=True), 1) == 6.7
+    assert round(size("ort.wasm.bundle.min.mjs", unit=1e3)) == 77
+    assert round(size("ort.webgpu.bundle.min.mjs", unit=1e3)) == 122
+    assert round(size("ort-wasm-simd-threaded.wasm"), 1) == 14.8
+    assert round(size("ort-wasm-simd-threaded.asyncify.wasm"), 1) == 28.7
+    assert round(size("ort-wasm-simd-threaded.wasm", gzipped=True), 1) == 3.8
+    assert round(size("ort-wasm-simd-threaded.asyncify.wasm", gzipped=True), 1) == 7.2
 
 
 def test_onnxruntime_web__the_imports_and_the_wasm_each_loads() -> None:
@@ -48,7 +48,7 @@ def test_onnxruntime_web__the_imports_and_the_wasm_each_loads() -> None:
     assert "ort-wasm-simd-threaded.wasm" in loads["./wasm"]
     assert "ort-wasm-simd-threaded.asyncify.wasm" in loads["./webgpu"]
     assert "ort-wasm-simd-threaded.jsep.wasm" in loads["."]
-    assert round(size("ort.bundle.min.mjs", unit=1e3)) == 414  # the default import: the largest
+    assert round(size("ort.bundle.min.mjs", unit=1e3)) == 418  # the default import: the largest
 
 
 def test_operator__the_package_ships_a_webgpu_operator_table_for_the_jsep_build() -> None:
@@ -61,6 +61,6 @@ def test_operator__the_package_ships_a_webgpu_operator_table_for_the_jsep_build(
 
 
 def test_jspi__bundle_and_wasm_sizes() -> None:
-    assert round(size("ort.jspi.bundle.min.mjs", unit=1e3)) == 116
-    assert round(size("ort-wasm-simd-threaded.jspi.wasm"), 1) == 16.8
+    assert round(size("ort.jspi.bundle.min.mjs", unit=1e3)) == 121
+    assert round(size("ort-wasm-simd-threaded.jspi.wasm"), 1) == 17.9
     assert "ort-wasm-simd-threaded.jspi.wasm" in (DIST / "ort.jspi.bundle.min.mjs").read_text(encoding="utf-8")

@@ -86,8 +86,8 @@ def problems_of_run(engine: Engine, name: str, state: dict[str, str], site: Path
     reference = json.loads((site / "models" / name / "reference.json").read_text())
     label = (reference.get("samples") or [{}])[0].get("label")
     classifier = (reference.get("reading") or {}).get("kind") == "classes"
-    if classifier and label and state.get("answer") != label:  # it answers its sample right
-        found.append(f"{name}: answered {state.get('answer')!r}, the sample is {label!r}")
+    if classifier and label and state.get("answerClass") != label:  # it answers its sample right
+        found.append(f"{name}: answered {state.get('answerClass')!r} ({state.get('answer')}), the sample is {label!r}")
     # None of the engines here has a WebGPU adapter (KNOWN_GAPS): every example runs on WASM.
     assert gap(engine.name, "webgpu"), engine.name
     if state.get("backend") != "wasm":
@@ -118,6 +118,11 @@ def test_isolated_pages_run_with_the_threads_the_engine_has(engine: Engine, serv
         # Isolated, yet no SharedArrayBuffer: onnxruntime-web falls back to one thread.
         assert engine.evaluate("typeof SharedArrayBuffer") == "undefined"
         assert state["threads"] == "1"
+        # ...and the record says why, instead of "isolated: yes" beside one thread.
+        threads = engine.evaluate("document.querySelector('[data-live-example] [data-le=\"threads\"]').textContent")
+        assert "no SharedArrayBuffer" in threads, threads
+        isolated = engine.evaluate("document.querySelector('[data-live-example] [data-le=\"isolated\"]').textContent")
+        assert isolated.startswith("yes, but no SharedArrayBuffer"), isolated
     else:
         assert engine.evaluate("typeof SharedArrayBuffer") == "function"
         assert int(state["threads"]) > 1

@@ -31,7 +31,11 @@ def test_a_figure_prints_its_newest_value_linked_and_labelled(tmp_path: Path) ->
     body = "It builds at [[figure: build.p1]] of plain Material.\n"
     # Quoted: a plain YAML scalar with ": " in it would be a mapping.
     extra = ("mistakes:\n  - 'A Run takes [[figure: live.cold]].'\n"
-             "  - 'Nothing [[figure: live.cld]].'\n")
+             "  - 'Nothing [[figure: live.cld]].'\n"
+             # A fact's detail is plain text, escaped, with its figures printed (line 12).
+             "facts:\n  rows:\n    - fact: Cold\n"
+             "      detail: \"[[figure: live.cold]] <b>cold</b>\"\n"
+             "    - fact: Typo\n      detail: \"[[figure: build.p2]]\"\n")
     docs = {"index.md": "# Home\n\nCold: [[figure: live.cold]].\n",
             "bench.md": "# Bench\n\n[[figure-table: all]]\n"}
     config = write_project(tmp_path, {"t": term("T", body=body, extra=extra)}, docs=docs)
@@ -44,10 +48,15 @@ def test_a_figure_prints_its_newest_value_linked_and_labelled(tmp_path: Path) ->
     assert ('<a class="gl-figure" href="../../bench/#figure-build-p1" title="Build ratio: measured '
             "on this site&#39;s machines on 2026-12-02\">1.21</a>") in page
     assert ">0.49 s</a>" in page and ">0.49 s</a>" in built.page("")
+    assert ('<td><a class="gl-figure" href="../../bench/#figure-live-cold" title="Cold Run: measured '
+            "on this site&#39;s machines on 2026-12-02\">0.49 s</a> &lt;b&gt;cold&lt;/b&gt;</td>") in page
+    assert '<del class="gl-figure-missing">figure build.p2</del>' in page
     assert 'id="figure-build-p1"' in built.page("bench") and 'id="figure-live-cold"' in built.page("bench")
-    assert [w for w in built.ours() if "figure" in w] == [
+    assert sorted(w for w in built.ours() if "figure" in w) == [
         "glossary/t.md:11: [[figure: live.cld]] is no figure of the benchmarks' data file: did you "
-        "mean 'live.cold'?"]
+        "mean 'live.cold'?",
+        "glossary/t.md:12: [[figure: build.p2]] is no figure of the benchmarks' data file: did you "
+        "mean 'build.p1'?"]
 
 
 def test_a_page_naming_a_figure_without_a_data_file_is_told_what_to_set(tmp_path: Path) -> None:

@@ -80,7 +80,7 @@ def test_snippet_uses_the_models_own_names_types_and_dims() -> None:
 
 
 def test_models_with_ml_operators_skip_webgpu() -> None:
-    # onnxruntime-web 1.30's WebGPU build refuses ai.onnx.ml operators (LinearClassifier).
+    # onnxruntime-web 1.31's WebGPU build refuses ai.onnx.ml operators (LinearClassifier).
     facts, reference = reference_for("iris")
     assert "ai.onnx.ml" in facts.opsets
     snippet = render_snippet_js(facts, reference)

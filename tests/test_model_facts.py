@@ -13,7 +13,7 @@ import onnx
 import pytest
 from onnx import numpy_helper
 from onnx_glossary.browser.runtime import BrowserRuntime, browser_runtime
-from onnx_glossary.browser.webgpu_ops import load_webgpu_support
+from onnx_glossary.browser.webgpu_kernels import load_webgpu_kernels
 from onnx_glossary.common.problems import Finding
 from onnx_glossary.models.acceptance import earliest_ort
 from onnx_glossary.models.analysis import ModelError, analyse_model
@@ -23,7 +23,7 @@ from . import model_builders as build
 from .sitebuild import LIGHT, MODELS, REPO
 
 LIGHT_MODELS = sorted(LIGHT.glob("light_*.onnx"))
-RUNTIME = BrowserRuntime("1.30.0", 13, 26)
+RUNTIME = BrowserRuntime("1.31.1", 13, 26)
 
 
 def messages(facts: ModelFacts) -> list[str]:
@@ -32,7 +32,7 @@ def messages(facts: ModelFacts) -> list[str]:
 
 @pytest.fixture(scope="module")
 def webgpu():
-    return load_webgpu_support(REPO / "node_modules")
+    return load_webgpu_kernels()
 
 
 def analyse(model: onnx.ModelProto, tmp_path: Path, **kwargs) -> ModelFacts:
@@ -57,7 +57,7 @@ def test_linear_facts(tmp_path, webgpu):
     (gemm,) = facts.operators
     assert (gemm.domain, gemm.op_type, gemm.count, gemm.since_version) == ("ai.onnx", "Gemm", 1, 13)
     assert gemm.spec_url == "https://onnx.ai/onnx/operators/onnx__Gemm.html"
-    assert gemm.webgpu is True
+    assert (gemm.webgpu, gemm.webgpu_status) == (True, "yes")  # measured: a one-node Gemm
     assert facts.runs_in_browser
     assert facts.acceptance == "IR 8 ≤ 13 and ai.onnx opset 17 ≤ 26"
     assert facts.earliest_ort == "1.12"
@@ -107,7 +107,7 @@ def test_ml_operators(tmp_path, webgpu):
     (op,) = facts.operators
     assert (op.domain, op.op_type, op.since_version) == ("ai.onnx.ml", "LinearClassifier", 1)
     assert op.spec_url == "https://onnx.ai/onnx/operators/onnx_aionnxml_LinearClassifier.html"
-    assert op.webgpu is False  # no ML kernels on WebGPU: runs on WASM
+    assert (op.webgpu, op.webgpu_status) == (False, "no")  # no ML kernels in the WebGPU build
     assert facts.parameter_count == 6  # coefficients + intercepts live in attributes
     assert facts.runs_in_browser
 
@@ -137,7 +137,7 @@ def test_local_functions_are_counted(tmp_path, webgpu):
     uses = {(op.domain, op.op_type): op for op in facts.operators}
     assert uses[("local", "Double")].count == 2
     assert uses[("local", "Double")].since_version is None
-    assert uses[("local", "Double")].webgpu is None
+    assert (uses[("local", "Double")].webgpu, uses[("local", "Double")].webgpu_status) == (None, "not applicable")
     assert uses[("ai.onnx", "Add")].count == 1
     assert facts.node_count == 3
     assert facts.runs_in_browser  # a local function's domain needs no custom op library
@@ -152,8 +152,8 @@ def test_fixed_input_size_warning(tmp_path):
 @pytest.mark.parametrize(
     ("ir_version", "opset", "expected"),
     [
-        (14, 17, "IR version 14 is newer than the 13 that onnxruntime-web 1.30.0 reads"),
-        (13, 27, "ai.onnx opset 27 is newer than the 26 that onnxruntime-web 1.30.0 accepts"),
+        (14, 17, "IR version 14 is newer than the 13 that onnxruntime-web 1.31.1 reads"),
+        (13, 27, "ai.onnx opset 27 is newer than the 26 that onnxruntime-web 1.31.1 accepts"),
     ],
 )
 def test_newer_than_browser_runtime_is_flagged_not_raised(tmp_path, ir_version, opset, expected):
@@ -172,7 +172,7 @@ def test_browser_runtime_version_comes_from_node_modules():
     assert browser_runtime(REPO / "node_modules").version == json.loads(
         (REPO / "node_modules/onnxruntime-web/package.json").read_text()
     )["version"]
-    assert browser_runtime(Path("/nonexistent")).version == "1.30.0"
+    assert browser_runtime(Path("/nonexistent")).version == "1.31.1"
 
 
 def test_earliest_ort_table():

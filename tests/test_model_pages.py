@@ -70,12 +70,16 @@ def test_model_page_facts_match_the_file(real: Built, name: str) -> None:
         # Camel-case joints carry <wbr> so a narrow column breaks between words.
         shown = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "<wbr>", op_type)
         assert re.search(rf'>{shown}</a></td><td>{count}</td>', operators), op_type
-    assert "onnxruntime-web/docs/webgpu-operators.md" in operators and "1.30.0" in operators
+    # The WebGPU column is measured (data/webgpu-kernels.json) for every use in a shipped model,
+    # and the page says so, and what the runtime did with this very file.
+    assert "The WebGPU column is measured" in operators and "onnxruntime-web 1.31.1" in operators
+    assert "not measured for this runtime" not in operators
+    assert "Measured for this file" in operators
     verdict = html.split('class="admonition ')[1].split("</div>")[0]
     assert 'data-verdict="runs' in verdict
-    assert "Runs in onnxruntime-web 1.30.0" in re.sub(r"<[^>]+>", "", verdict)  # the name links its term
+    assert "Runs in onnxruntime-web 1.31.1" in re.sub(r"<[^>]+>", "", verdict)  # the name links its term
     # The limits the runtime checks are a fact of the table, not the page's first words.
-    assert cell(html, "onnxruntime-web 1.30.0 reads it").startswith(f"IR {model.ir_version} ≤ 13")
+    assert cell(html, "onnxruntime-web 1.31.1 reads it").startswith(f"IR {model.ir_version} ≤ 13")
     assert f"IR {model.ir_version} ≤ 13" not in verdict
     # The page opens with the model's summary, in plain words, before its live example.
     spec = (REPO / "models" / name / "example.yml").read_text(encoding="utf-8")
@@ -90,7 +94,7 @@ def test_model_page_facts_match_the_file(real: Built, name: str) -> None:
 def test_linear_model_page(real: Built) -> None:
     html = real.page("models/linear")
     assert '<meta name="description" content="The ONNX model linear: inputs input (float32); ' \
-           'opsets ai.onnx 17; 1 node; runs in onnxruntime-web 1.30.0.">' in html
+           'opsets ai.onnx 17; 1 node; runs in onnxruntime-web 1.31.1.">' in html
     assert cell(html, "Parameters").startswith("4 ")
     assert "batch is free: axis 0 of input &#39;input&#39;, axis 0 of output &#39;output&#39;" in html
     assert cell(html, "Inputs") == "input: float32 [batch, 3]"
@@ -160,7 +164,7 @@ BAD: dict[str, tuple[bytes | onnx.ModelProto, str]] = {
     "text": (b"this is not a model\n", "not a readable ONNX file"),
     "tensor": (numpy_helper.from_array(np.ones(3, np.float32), "w").SerializeToString(), "not a model"),
     "checker": (mb.fails_checker(), "checker"),
-    "too-new": (mb.linear(ir_version=14, opset=27), "does not run in onnxruntime-web 1.30.0: IR version 14"),
+    "too-new": (mb.linear(ir_version=14, opset=27), "does not run in onnxruntime-web 1.31.1: IR version 14"),
     "external": (_external_missing(), "weights.bin"),
 }
 
@@ -190,7 +194,7 @@ def test_bad_models_leave_everything_else_built(bad: tuple[Path, Built]) -> None
     # A model the browser runtime refuses still gets its page, saying why.
     too_new = built.page("models/too-new")
     assert 'data-verdict="does-not-run"' in too_new
-    assert "Does not run in onnxruntime-web 1.30.0" in too_new
+    assert "Does not run in onnxruntime-web 1.31.1" in too_new
     assert "ai.onnx opset 27 is newer than the 26" in too_new
     assert "ir_version=10" in too_new  # the page says how to fix it
     assert "data-live-example" not in too_new

@@ -82,7 +82,7 @@ def test_other_inputs_give_other_outputs(data_set):
 def test_browser_limits_and_recorded_source(model_dir):
     model = onnx.load(model_dir / "model.onnx")
     onnx.checker.check_model(model, full_check=True)
-    # onnxruntime-web 1.30.0 refuses IR versions above 13 and ai.onnx opsets above 26.
+    # onnxruntime-web 1.31.1 refuses IR versions above 13 and ai.onnx opsets above 26.
     assert model.ir_version <= 13
     assert all(o.version <= 26 for o in model.opset_import if o.domain in ("", "ai.onnx"))
     source = (model_dir / "SOURCE.md").read_text(encoding="utf-8")

@@ -138,9 +138,9 @@ def test_the_quickstart_builds_from_the_wheel_and_its_example_runs_in_chromium(i
     project, cache, built = quickstart
     assert built.returncode == 0, built.stderr
     assert "WARNING" not in built.stderr and "Traceback" not in built.stderr
-    assert f"onnx_glossary: downloading onnxruntime-web@1.30.0 from {installed.registry}" in built.stderr
+    assert f"onnx_glossary: downloading onnxruntime-web@1.31.1 from {installed.registry}" in built.stderr
     assert sorted(p.name for p in (cache / "onnx-glossary/npm/tarballs").iterdir()) == [
-        "onnxruntime-web-1.30.0.tgz"]
+        "onnxruntime-web-1.31.1.tgz"]
     # A build that went well prints nothing that reads like a problem (issue 23).
     assert not [line for line in built.stderr.splitlines() if re.search(r"Could not|refuses|WARNING", line)]
     site = project / "site"
@@ -172,11 +172,11 @@ def test_offline_with_an_empty_cache_the_build_says_what_is_missing(installed, q
     assert built.returncode != 0
     errors = [line for line in built.stderr.splitlines() if line.startswith("ERROR")]
     assert errors == [
-        "ERROR   -  the browser runtime package onnxruntime-web@1.30.0 is not in the "
+        "ERROR   -  the browser runtime package onnxruntime-web@1.31.1 is not in the "
         f"cache {installed.tmp / 'empty/onnx-glossary/npm/tarballs'}, and the npm registry {CLOSED} could not "
         "be reached ([Errno 111] Connection refused): either let this build reach the registry once (or set "
         "npm_config_registry, or registry= in .npmrc, to a mirror), or install them with 'npm install "
-        "--save-exact onnxruntime-web@1.30.0' next to mkdocs.yml (or point the plugin's "
+        "--save-exact onnxruntime-web@1.31.1' next to mkdocs.yml (or point the plugin's "
         "node_modules option at a folder holding them)"]
     assert "Traceback" not in built.stderr and not (project / "site").exists()
 
@@ -185,16 +185,16 @@ def test_a_tampered_cached_tarball_is_refused_and_never_published(installed, qui
     project, cache, _ = quickstart
     tampered = installed.tmp / "tampered"
     shutil.copytree(cache, tampered)
-    tarball = tampered / "onnx-glossary/npm/tarballs/onnxruntime-web-1.30.0.tgz"
+    tarball = tampered / "onnx-glossary/npm/tarballs/onnxruntime-web-1.31.1.tgz"
     data = bytearray(tarball.read_bytes())
     data[len(data) // 2] ^= 0xFF
     tarball.write_bytes(bytes(data))
     shutil.rmtree(project / "site")
     built = installed.run("mkdocs", "build", "--strict", cwd=project, cache=tampered, registry=CLOSED)
     assert built.returncode != 0
-    assert (f"ERROR   -  {tarball} does not match the integrity pinned for onnxruntime-web@1.30.0 (corrupted "
+    assert (f"ERROR   -  {tarball} does not match the integrity pinned for onnxruntime-web@1.31.1 (corrupted "
             "or tampered): it was refused and deleted, nothing from it was published") in built.stderr
-    assert not tarball.exists() and not (tampered / "onnx-glossary/npm/unpacked/onnxruntime-web-1.30.0").exists()
+    assert not tarball.exists() and not (tampered / "onnx-glossary/npm/unpacked/onnxruntime-web-1.31.1").exists()
     assert not (project / "site" / "assets" / "ort").exists()
 
 

@@ -23,6 +23,7 @@ from markupsafe import Markup
 from .browser import assets
 from .browser.packages import resolve
 from .browser.runtime import import_map, wasm_digests, wasm_sizes
+from .browser.support import load_browser_support
 from .common.figures import load_figures
 from .common.paths import shown_path
 from .common.problems import Problem
@@ -135,7 +136,7 @@ class Site:
                       wasm_digests=(wasm_digests(ort / "dist") if live and ort and
                                     options.persistent_cache else None),
                       wasm_sizes=wasm_sizes(ort / "dist") if live and ort else None,
-                      figures=figures)
+                      figures=figures, browser_support=load_browser_support())
         for problem in problems:
             report(problem)
         return cls(options, root, report, index, catalog, packages, pages, diagrams)
@@ -220,7 +221,8 @@ class Site:
     # -- what the Markdown extension asks ---------------------------------------------------
 
     def embed(self, kind: str, name: str, from_uri: str | None) -> str | None:
-        """HTML for ``[[model-card: NAME]]`` or ``[[live-example: NAME]]``; None if no such model."""
+        """HTML for ``[[model-card: NAME]]``, ``[[live-example: NAME]]``, ``[[figure-table: all]]``
+        or ``[[browser-support: all]]``; None if no such model (or another name than ``all``)."""
         return self.pages.embed(self.catalog, kind, name, from_uri)
 
     def diagram(self, source: str) -> Markup | None:

@@ -1,4 +1,4 @@
-// What the glossary says onnxruntime-web does, run on the shipped package (node_modules, 1.30.0)
+// What the glossary says onnxruntime-web does, run on the shipped package (node_modules, 1.31.1)
 // in Node 20. Each test is named after the term and the claim it backs; glossary/claims.yml
 // lists them. Run by tests/test_claims_node.py, which writes the small models this file loads
 // (tests/claim_models.py) into the folder named by CLAIMS_MODELS. Claims that only a browser

@@ -71,7 +71,10 @@ function checkedSample(root) {
 export function currentInput(root) {
   const useOwn = part(root, "use-own");
   const kind = root.dataset ? root.dataset.inputKind : undefined;
-  if (useOwn && useOwn.checked) {
+  // A card's form has no picker: the reader's numbers are theirs once they edit one.
+  const form = part(root, "form");
+  const edited = !useOwn && form && form.dataset.edited === "true";
+  if ((useOwn && useOwn.checked) || edited) {
     const file = part(root, "file");
     // "your own picture" without a file falls back to the picked sample.
     if (kind !== "picture" || (file && file.files && file.files[0])) {
@@ -170,6 +173,8 @@ export function feedArgs(root, input, example, reference) {
 function selectOwn(root) {
   const useOwn = part(root, "use-own");
   if (useOwn) useOwn.checked = true;
+  const form = part(root, "form");
+  if (form) form.dataset.edited = "true";
   showPad(root);
 }
 
@@ -371,7 +376,7 @@ function wirePad(root) {
 }
 
 /**
- * Empty the pad; the picked sample is fed again.
+ * Empty the pad, to draw again: "your own drawing" stays the input (pick a sample to leave it).
  * @param {WidgetRoot} root
  */
 export function clearPad(root) {
@@ -380,12 +385,6 @@ export function clearPad(root) {
   padContext(pad).clearRect(0, 0, pad.width, pad.height);
   delete pad.dataset.drawn;
   keyboardPens.delete(pad);
-  const useOwn = part(root, "use-own");
-  if (useOwn && useOwn.checked) {
-    /** @type {HTMLInputElement | null} */
-    const first = root.querySelector("input[data-le-sample]");
-    if (first) first.checked = true;
-  }
 }
 
 /**
@@ -457,6 +456,8 @@ export function previewInput(root, target) {
     fillForm(root, numbers);
     // Filling the form is not the reader's own input: the sample stays picked.
     if (useOwnBefore) useOwnBefore.checked = false;
+    const form = part(root, "form");
+    if (form) delete form.dataset.edited;
     /** @type {HTMLInputElement} */ (target).checked = true;
   }
   if (isSample || (target instanceof HTMLElement && target.matches('[data-le="use-own"]'))) showPad(root);

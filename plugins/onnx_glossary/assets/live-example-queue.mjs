@@ -7,9 +7,9 @@
  * WebAssembly.instantiateStreaming (handOver, in live-example-cache.mjs); another wrapper
  * (a console capture, say) may join it. Two widgets of one page creating their sessions at
  * once would wrap the wrappers, and whichever finished first would put back the other's. And
- * one runtime serves every widget of the page: onnxruntime-web 1.30's run() takes room on the
- * runtime's one stack and awaits before giving it back, so two runs at once corrupt each
- * other. So every such task runs through exclusive(): one at a time, in the order asked, each
+ * one runtime serves every widget of the page: onnxruntime-web's run() (1.30 and 1.31) takes
+ * room on the runtime's one stack and awaits before giving it back, so two runs at once
+ * corrupt each other. So every such task runs through exclusive(): one at a time, in the order asked, each
  * with the page's globals and runtime to itself for its whole duration. A task replaces a
  * global only through the `replace` it is given, and whatever it replaced is put back when it
  * ends, whether it returned or threw, before the next task starts.

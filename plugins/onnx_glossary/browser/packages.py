@@ -33,7 +33,6 @@ from pathlib import Path, PurePosixPath
 
 from .. import __version__
 from ..browser.runtime import runtime_files
-from ..browser.webgpu_ops import TABLE_PATH
 from ..common.problems import Problem, SetupError
 
 MANIFEST = Path(__file__).resolve().parent.parent / "runtime-packages.json"
@@ -42,8 +41,7 @@ DEFAULT_REGISTRY = "https://registry.npmjs.org/"
 #: What the site takes from each package (paths inside the package; ``*`` globs). The rest of
 #: the tarball (source maps, other builds, 100+ MB) stays packed.
 SITE_FILES: dict[str, tuple[str, ...]] = {
-    "onnxruntime-web": ("package.json", TABLE_PATH.relative_to("onnxruntime-web").as_posix(),
-                        *(f"dist/{name}" for name in runtime_files())),
+    "onnxruntime-web": ("package.json", *(f"dist/{name}" for name in runtime_files())),
     "coi-serviceworker": ("package.json", "coi-serviceworker.js"),
 }
 

@@ -7,16 +7,17 @@ Pure (standard library only). What a model needs of it is judged in
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..browser.webgpu_ops import package_version
+PACKAGE_JSON = Path("onnxruntime-web") / "package.json"
 
-# Limits of onnxruntime-web 1.30.0, measured: a model of IR version 14 is refused with
-# "Unsupported model IR version: 14, max supported IR version: 13", and ai.onnx opset 27 is
-# refused as "under development". Python onnxruntime 1.32 accepts both, so a model can load in
-# Python and still fail in the browser.
-ORT_WEB_VERSION = "1.30.0"
+# Limits of onnxruntime-web 1.31.1, measured (the same as 1.30.0's): a model of IR version 14
+# is refused with "Unsupported model IR version: 14, max supported IR version: 13", and ai.onnx
+# opset 27 is refused as "under development". Python onnxruntime 1.32 accepts both, so a model
+# can load in Python and still fail in the browser (tests/js/claims-web.claims.mjs runs both).
+ORT_WEB_VERSION = "1.31.1"
 ORT_WEB_MAX_IR = 13
 ORT_WEB_MAX_OPSET = 26
 
@@ -38,7 +39,7 @@ class Bundle:
 
 
 #: The builds a live example can load, by backend. The WebGPU build carries the native WebGPU
-#: execution provider plus WASM (its .wasm is 26.8 MB); the WASM-only build is about half that.
+#: execution provider plus WASM (its .wasm is 28.7 MB); the WASM-only build is about half that.
 BUNDLES: dict[str, Bundle] = {
     "webgpu": Bundle("onnxruntime-web/webgpu", "ort.webgpu.bundle.min.mjs",
                      "ort-wasm-simd-threaded.asyncify.wasm"),
@@ -79,17 +80,17 @@ def import_map(ort_url: str) -> dict[str, dict[str, str]]:
 #: Below this many multiply-adds a run, the live example's "auto" runs WebAssembly without
 #: asking for a GPU. A GPU can save a visit at most the WebAssembly time of its runs: measured
 #: here, WebAssembly does about 10 billion multiply-adds a second (squeezenet, 0.35 billion, in
-#: about 31 ms on one thread). The WebGPU runtime's .wasm is 12.5 MB larger (26.8 against
-#: 14.2 MB), about 1 s at 100 Mbit/s. Over a visit of ten runs a GPU wins that back only if a
+#: about 31 ms on one thread). The WebGPU runtime's .wasm is 13.9 MB larger (28.7 against
+#: 14.8 MB in 1.31.1), about 1.1 s at 100 Mbit/s. Over a visit of ten runs a GPU wins that back only if a
 #: run takes at least 0.1 s on WebAssembly: one billion multiply-adds. The reader can always
 #: choose WebGPU; docs/benchmarks.md gives the figures.
 WEBGPU_MIN_MULTIPLY_ADDS = 1_000_000_000
 #: How much more the WebGPU runtime's .wasm weighs than the WebAssembly one, in MB (a test
 #: checks it against the shipped files).
-EXTRA_WEBGPU_MB = 12.5
+EXTRA_WEBGPU_MB = 13.9
 
-#: Measured with onnxruntime-web 1.30: the WebGPU build has no ai.onnx.ml kernels ("No Op
-#: registered for LinearClassifier"); only the WASM build runs them.
+#: Measured with onnxruntime-web 1.30.0 and again with 1.31.1: the WebGPU build has no ai.onnx.ml
+#: kernels ("No Op registered for LinearClassifier"); only the WASM build runs them.
 WASM_ONLY_DOMAINS = frozenset({"ai.onnx.ml"})
 
 
@@ -115,6 +116,15 @@ def find_node_modules(start: Path | None = None) -> Path | None:
             if (candidate / "onnxruntime-web" / "package.json").is_file():
                 return candidate
     return None
+
+
+def package_version(node_modules: Path) -> str | None:
+    """The installed onnxruntime-web version, or None when the package is not there."""
+    package_json = node_modules / PACKAGE_JSON
+    if not package_json.is_file():
+        return None
+    version = json.loads(package_json.read_text(encoding="utf-8")).get("version")
+    return str(version) if version else None
 
 
 def browser_runtime(node_modules: Path | None = None) -> BrowserRuntime:

@@ -36,7 +36,9 @@ from ..render.figures import FigureInline
 from ..render.termlinks import TipPool, wrap_links
 from ..site import Site
 
-EMBED_RE = re.compile(r"^\[\[(model-card|live-example|figure-table):\s*([^\]\s]+)\s*\]\]$")
+EMBED_RE = re.compile(r"^\[\[(model-card|live-example|figure-table|browser-support):\s*([^\]\s]+)\s*\]\]$")
+#: The embeds that print a table of the whole site, and take the one name ``all``.
+TABLE_EMBEDS = ("figure-table", "browser-support")
 
 log = logging.getLogger("onnx_glossary")
 
@@ -153,8 +155,8 @@ class _Embeds(BlockProcessor):
         kind, name = match.groups()
         site = self.context.site
         html = site.embed(kind, name, self.context.current_uri or None) if site else None
-        if html is None and kind == "figure-table":
-            self.context.problem(self._line_of(block), f"{block}: write [[figure-table: all]]")
+        if html is None and kind in TABLE_EMBEDS:
+            self.context.problem(self._line_of(block), f"{block}: write [[{kind}: all]]")
             return True
         if html is None:
             self.context.problem(self._line_of(block), f"{block} names the unknown model "

@@ -9,19 +9,29 @@ but that the shipped browser runtime refuses is *not* an error: it is analysed a
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import onnx
 from google.protobuf.message import DecodeError
 from onnx import ModelProto, TensorProto, TypeProto
 
 from ..browser.runtime import BrowserRuntime, browser_runtime
-from ..browser.webgpu_ops import WebGpuSupport, normalise_domain
+from ..browser.webgpu_kernels import WASM_EP, WebGpuKernels, normalise_domain
 from ..common.problems import Finding
 from ..models.element_types import BY_ONNX
-from ..models.facts import DynamicAxis, ModelFacts, TensorInfo
-from ..models.graph import all_tensors, count_operators, index_ranges, nbytes, operator_use, weights
+from ..models.facts import DynamicAxis, MeasuredPlacement, ModelFacts, TensorInfo
+from ..models.graph import (
+    all_tensors,
+    count_operators,
+    element_types,
+    index_ranges,
+    input_signatures,
+    nbytes,
+    operator_use,
+    weights,
+)
 from .acceptance import acceptance, earliest_ort, refusals
 
 DEFAULT_SIZE_BUDGET = 50_000_000
@@ -34,7 +44,7 @@ def analyse_model(
     path: Path,
     *,
     size_budget_bytes: int = DEFAULT_SIZE_BUDGET,
-    webgpu: WebGpuSupport | None = None,
+    webgpu: WebGpuKernels | None = None,
     runtime: BrowserRuntime | None = None,
     name: str | None = None,
 ) -> ModelFacts:
@@ -83,9 +93,10 @@ def analyse_model(
 
     local_functions = {(normalise_domain(f.domain), f.name) for f in model.functions}
     op_counts, node_count = count_operators(model, opsets)
+    signatures = input_signatures(model, element_types(model, inferred or _types_only(model)))
     operators = tuple(
         sorted(
-            (operator_use(key, count, opsets, webgpu, local_functions)
+            (operator_use(key, count, opsets, webgpu, local_functions, signatures, runtime.version)
              for key, count in op_counts.items()),
             key=lambda op: (op.domain != "ai.onnx", op.domain, op.op_type),
         )
@@ -99,10 +110,11 @@ def analyse_model(
             "Runtime's compatibility table: it may load with a warning, or not at all",
             "convert it with onnx.version_converter.convert_version(model, 17)"))
 
+    sha256 = hashlib.sha256(data).hexdigest()
     return ModelFacts(
         name=name or path.parent.name,
         file_size=len(data),
-        sha256=hashlib.sha256(data).hexdigest(),
+        sha256=sha256,
         ir_version=model.ir_version,
         producer_name=model.producer_name,
         producer_version=model.producer_version,
@@ -125,7 +137,17 @@ def analyse_model(
         shape_inference_ok=shape_inference_ok,
         ort_web_version=runtime.version,
         index_ranges=index_ranges(model, inputs),
+        webgpu_placement=_placement(webgpu.model(runtime.version, sha256)) if webgpu else None,
     )
+
+
+def _placement(measured: Mapping[str, Any] | None) -> MeasuredPlacement | None:
+    """The table's record of this very file, as facts."""
+    if measured is None:
+        return None
+    return MeasuredPlacement(dict(measured.get("providers", {})),
+                             dict(measured.get("op_types", {}).get(WASM_EP, {})),
+                             str(measured.get("error", "")), bool(measured.get("listed")))
 
 
 # -- loading and validation -------------------------------------------------------------
@@ -245,7 +267,17 @@ def _infer_shapes(model: ModelProto, findings: list[Finding]) -> tuple[dict[str,
     except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError) as error:
         findings.append(Finding("note", f"Shape inference failed: {_one_line(error)}"))
         return {}, False
-    return {value.name: value.type for value in inferred.graph.output}, True
+    return {value.name: value.type for value in (
+        *inferred.graph.input, *inferred.graph.value_info, *inferred.graph.output)}, True
+
+
+def _types_only(model: ModelProto) -> dict[str, TypeProto]:
+    """When strict shape inference fails: the types the lenient one still finds."""
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model)
+    except (onnx.shape_inference.InferenceError, onnx.checker.ValidationError):
+        return {}
+    return {value.name: value.type for value in inferred.graph.value_info}
 
 
 def _best_type(declared: TypeProto, inferred: TypeProto | None) -> TypeProto:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..common.paths import shown_path
-from ..common.problems import Finding, Problem, SetupError, Severity
+from ..common.problems import Finding, Problem, Severity
 from ..models.example_spec import EXAMPLE_FILE, data_set_files
 from ..models.facts import ModelFacts, from_json_dict, to_json_dict, verdict
 
@@ -29,14 +29,14 @@ from ..models.facts import ModelFacts, from_json_dict, to_json_dict, verdict
 # them are imported when models are first loaded.
 if TYPE_CHECKING:
     from ..browser.runtime import BrowserRuntime
-    from ..browser.webgpu_ops import WebGpuSupport
+    from ..browser.webgpu_kernels import WebGpuKernels
     from ..models.example_spec import ExampleSpec
 
 MODELS_URI = "models"
 MODEL_FILE = "model.onnx"
 RESERVED_NAMES = frozenset({"index", "operators"})
 # Bumped whenever the cached entry's layout changes, so an old cache is never misread.
-CACHE_FORMAT = 4
+CACHE_FORMAT = 5
 NAME_RE = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
 
 
@@ -96,7 +96,7 @@ class ModelEntry:
 class Catalog:
     models: dict[str, ModelEntry] = field(default_factory=dict)
     runtime: BrowserRuntime | None = None
-    webgpu_source: str | None = None
+    webgpu_basis: str | None = None  # what the WebGPU columns are based on, one sentence
 
     @classmethod
     def empty(cls) -> Catalog:
@@ -150,14 +150,11 @@ def load_catalog(models_dir: Path | None, root: Path, cache: AnalysisCache, *,
     if models_dir is None:
         return Catalog.empty(), []
     from ..browser.runtime import browser_runtime
-    from ..browser.webgpu_ops import load_webgpu_support
+    from ..browser.webgpu_kernels import load_webgpu_kernels
 
-    try:
-        webgpu = load_webgpu_support(node_modules)
-    except FileNotFoundError as error:
-        raise SetupError(str(error)) from None
+    webgpu = load_webgpu_kernels()
     runtime = browser_runtime(node_modules)
-    catalog = Catalog(runtime=runtime, webgpu_source=webgpu.source)
+    catalog = Catalog(runtime=runtime, webgpu_basis=webgpu.basis(runtime.version))
     problems: list[Problem] = []
     for folder in sorted(p for p in models_dir.iterdir() if p.is_dir()):
         shown = shown_path(folder, root)
@@ -179,7 +176,7 @@ def load_catalog(models_dir: Path | None, root: Path, cache: AnalysisCache, *,
 
 
 def _load_model(folder: Path, model_file: Path, root: Path, cache: AnalysisCache,
-                webgpu: WebGpuSupport, runtime: BrowserRuntime,
+                webgpu: WebGpuKernels, runtime: BrowserRuntime,
                 budget: int) -> tuple[ModelEntry | None, list[Problem]]:
     from .example_spec import ExampleSpecError, load_example_spec
 
@@ -236,7 +233,7 @@ def _problems(path: str, findings: tuple[Finding, ...], runtime: BrowserRuntime)
     return problems
 
 
-def _analyse(folder: Path, model_file: Path, spec: ExampleSpec, webgpu: WebGpuSupport,
+def _analyse(folder: Path, model_file: Path, spec: ExampleSpec, webgpu: WebGpuKernels,
              runtime: BrowserRuntime, budget: int) -> dict[str, Any]:
     """The cacheable analysis: the facts, the reference, and the live example's findings."""
     from ..models.analysis import ModelError, analyse_model
@@ -285,7 +282,7 @@ def _reading_findings(reading: Mapping[str, Any] | None, facts: ModelFacts,
     return []
 
 
-def _cache_key(model_file: Path, folder: Path, picture: Path | None, webgpu: WebGpuSupport,
+def _cache_key(model_file: Path, folder: Path, picture: Path | None, webgpu: WebGpuKernels,
                runtime: BrowserRuntime, budget: int) -> str:
     """Everything the analysis reads: the bytes of the model, its example.yml and picture,
     and the versions of the code and tables that interpret them."""
@@ -300,7 +297,7 @@ def _cache_key(model_file: Path, folder: Path, picture: Path | None, webgpu: Web
     for extra in sorted(folder.glob(f"{MODEL_FILE}.data")) + sorted(folder.glob("*.onnx_data")):
         digest.update(extra.name.encode() + str(extra.stat().st_size).encode())
     digest.update(json.dumps([CACHE_FORMAT, __version__, version("onnxruntime"), runtime.version,
-                              webgpu.source, webgpu.version, budget]).encode())
+                              webgpu.digest, webgpu.version, budget]).encode())
     return digest.hexdigest()
 
 

@@ -53,7 +53,22 @@ class OperatorUse:
     count: int
     since_version: int | None  # of the schema in force at the model's opset
     spec_url: str | None
-    webgpu: bool | None  # a WebGPU kernel exists at that version; None: cannot tell
+    webgpu: bool | None  # every use placed on WebGPU (measured); False: none; None: see below
+    # The measured table's word on it (browser/webgpu_kernels.py): yes, no, partly, not
+    # measured, not applicable; for "partly", the input element types that run on WebAssembly.
+    webgpu_status: str = "not applicable"
+    webgpu_on_wasm: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MeasuredPlacement:
+    """Where onnxruntime-web's WebGPU build put this very file's nodes, measured in Chromium
+    with a software adapter (browser/webgpu_kernels.py), after its graph optimisation."""
+
+    providers: dict[str, int]  # execution provider -> its number of nodes
+    on_wasm: dict[str, int]  # op type -> its nodes on WebAssembly, as the log lists them
+    error: str = ""  # why the WebGPU build could not create a session at all
+    listed: bool = False  # the log listed every node (it does when they are split)
 
 
 @dataclass(frozen=True)
@@ -94,6 +109,7 @@ class ModelFacts:
     shape_inference_ok: bool
     ort_web_version: str = ORT_WEB_VERSION
     index_ranges: tuple[IndexRange, ...] = ()
+    webgpu_placement: MeasuredPlacement | None = None
 
     @property
     def runs_in_browser(self) -> bool:

@@ -11,9 +11,10 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 
 import onnx
-from onnx import AttributeProto, GraphProto, ModelProto, TensorProto
+from onnx import AttributeProto, GraphProto, ModelProto, TensorProto, TypeProto
 
-from ..browser.webgpu_ops import WebGpuSupport, normalise_domain
+from ..browser.webgpu_kernels import WebGpuKernels, normalise_domain
+from ..models.element_types import BY_ONNX
 from ..models.facts import IndexRange, OperatorUse, TensorInfo
 
 # Spec pages on onnx.ai, per domain (URL scheme checked against onnx.ai/onnx/operators/).
@@ -82,12 +83,56 @@ def count_operators(
     return counts, nodes
 
 
+def element_types(model: ModelProto, inferred: Mapping[str, TypeProto]) -> dict[str, str]:
+    """The element type of every value of the main graph that has one: initialisers, Constant
+    nodes' outputs, and what the model declares or shape inference found (``inferred``)."""
+    found = {name: _type_name(kind.tensor_type.elem_type) for name, kind in inferred.items()
+             if kind.HasField("tensor_type") and kind.tensor_type.elem_type}
+    for value in (*model.graph.input, *model.graph.value_info, *model.graph.output):
+        if value.type.HasField("tensor_type") and value.type.tensor_type.elem_type:
+            found.setdefault(value.name, _type_name(value.type.tensor_type.elem_type))
+    for tensor in model.graph.initializer:
+        found[tensor.name] = _type_name(tensor.data_type)
+    for node in model.graph.node:
+        if node.op_type == "Constant" and node.attribute and node.attribute[0].type == AttributeProto.TENSOR:
+            found[node.output[0]] = _type_name(node.attribute[0].t.data_type)
+    return found
+
+
+def _type_name(elem_type: int) -> str:
+    known = BY_ONNX.get(elem_type)
+    return known.name if known else TensorProto.DataType.Name(elem_type).lower()
+
+
+def input_types(node: onnx.NodeProto, types: Mapping[str, str]) -> tuple[str, ...]:
+    """A node's input element types, "" for an optional input left out, "?" when unknown."""
+    return tuple(types.get(value, "?") if value else "" for value in node.input)
+
+
+def input_signatures(model: ModelProto,
+                     types: Mapping[str, str]) -> dict[tuple[str, str], set[tuple[str, ...]]]:
+    """Per (domain, op type): the input element types of each of its uses in the main graph;
+    a use inside a subgraph or local function counts with unknown types."""
+    found: dict[tuple[str, str], set[tuple[str, ...]]] = {}
+    for node in model.graph.node:
+        found.setdefault((normalise_domain(node.domain), node.op_type), set()).add(input_types(node, types))
+    # Subgraphs (every level: _node_subgraphs recurses) and local functions: types unknown.
+    nested = [sub for node in model.graph.node for sub in _node_subgraphs(node)]
+    bodies = [GraphProto(node=function.node) for function in model.functions]
+    for graph in (*nested, *(g for body in bodies for g in iter_graphs(body))):
+        for node in graph.node:
+            found.setdefault((normalise_domain(node.domain), node.op_type), set()).add(("?",))
+    return found
+
+
 def operator_use(
     key: tuple[str, str, int | None],
     count: int,
     opsets: Mapping[str, int],
-    webgpu: WebGpuSupport | None,
+    webgpu: WebGpuKernels | None,
     local_functions: set[tuple[str, str]],
+    signatures: Mapping[tuple[str, str], set[tuple[str, ...]]] | None = None,
+    runtime_version: str = "",
 ) -> OperatorUse:
     domain, op_type, opset = key
     since: int | None = None
@@ -99,13 +144,15 @@ def operator_use(
             since = None
     url_pattern = _SPEC_URL.get(domain)
     spec_url = url_pattern.format(op=op_type) if url_pattern and since is not None else None
-    supported: bool | None = None
     # Constant nodes become initializers when the session loads: nothing runs, so no
-    # kernel is needed and "no WebGPU kernel" would mislead.
-    if webgpu is not None and (domain, op_type) not in local_functions and op_type != "Constant":
-        version = since if since is not None else opset
-        supported = webgpu.supports(domain, op_type, version) if version is not None else None
-    return OperatorUse(domain, op_type, count, since, spec_url, supported)
+    # kernel is needed and "no WebGPU kernel" would mislead (webgpu.status says so).
+    status: str = "not applicable"
+    on_wasm: tuple[str, ...] = ()
+    if webgpu is not None and (domain, op_type) not in local_functions:
+        uses = (signatures or {}).get((domain, op_type), set())
+        status, on_wasm = webgpu.status(runtime_version, domain, op_type, since, sorted(uses))
+    supported = {"yes": True, "no": False}.get(status)
+    return OperatorUse(domain, op_type, count, since, spec_url, supported, status, on_wasm)
 
 
 def nbytes(tensor: TensorProto) -> int:

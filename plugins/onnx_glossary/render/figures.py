@@ -6,12 +6,13 @@ Pure: Markdown and markupsafe, no MkDocs.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as etree
 from collections.abc import Callable
 
 import markdown
 from markdown.inlinepatterns import InlineProcessor
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..common.figures import Figure
 
@@ -25,6 +26,25 @@ def figure_html(figure: Figure, href: str | None) -> Markup:
     if href is None:
         return Markup('<span class="gl-figure" title="{}">{}</span>').format(title, figure.text)
     return Markup('<a class="gl-figure" href="{}" title="{}">{}</a>').format(href, title, figure.text)
+
+
+def text_with_figures(text: str, render: Callable[[str], Markup | None],
+                      unknown: Callable[[str], None]) -> Markup:
+    """Plain text (a fact's detail, which is no markdown) as HTML, escaped, with each
+    ``[[figure: KEY]]`` printed as the inline processor prints it."""
+    parts: list[Markup] = []
+    last = 0
+    for match in re.finditer(FIGURE_PATTERN, text):
+        parts.append(escape(text[last:match.start()]))
+        key = match.group(1)
+        html = render(key)
+        if html is None:
+            unknown(key)
+            html = Markup('<del class="gl-figure-missing">figure {}</del>').format(key)
+        parts.append(html)
+        last = match.end()
+    parts.append(escape(text[last:]))
+    return Markup("").join(parts)
 
 
 class FigureInline(InlineProcessor):

@@ -19,6 +19,8 @@ from typing import Any
 from jinja2 import Environment, Template
 from markupsafe import Markup
 
+from ..browser.support import SupportTable
+from ..browser.webgpu_kernels import WASM_EP, WEBGPU_EP
 from ..common.figures import Figures
 from ..common.problems import Problem
 from ..common.suggestions import did_you_mean
@@ -27,10 +29,11 @@ from ..glossary.backlinks import Mention
 from ..glossary.index import GLOSSARY_URI, GlossaryIndex, Term
 from ..glossary.links import link_target, term_slug_of
 from ..models.catalog import MODEL_FILE, MODELS_URI, Catalog, ModelEntry
+from ..models.facts import MeasuredPlacement, OperatorUse
 from ..render.environment import LinkResolver, environment, markdown_fields, unwrap_paragraph
 from ..render.live_example import render_live_example, render_snippet_js
 from ..render.termlinks import TermLinker, link_html
-from .figures import figure_html
+from .figures import figure_html, text_with_figures
 from .thumbnails import Thumbnail, answer_thumbnail
 
 GLOSSARY_INDEX_URI = f"{GLOSSARY_URI}/index.md"
@@ -74,6 +77,8 @@ class OperatorRow:
     spec_url: str | None
     models: tuple[tuple[str, int], ...]  # (model name, node count)
     webgpu: bool | None
+    webgpu_status: str = "not applicable"  # over every model's uses, as OperatorUse's
+    webgpu_on_wasm: tuple[str, ...] = ()
 
 
 @dataclass
@@ -89,6 +94,8 @@ class Pages:
     wasm_sizes: dict[str, int] | None = None
     env: Environment = field(default_factory=environment)
     figures: Figures = field(default_factory=Figures)
+    # The browser-support data (browser.support), which [[browser-support: all]] prints.
+    browser_support: SupportTable | None = None
     # Looked up once per site build: Jinja checks a template's file on every get_template,
     # once per term page. A new build (mkdocs serve) has a new Pages and sees edited templates.
     _templates: dict[str, Template] = field(default_factory=dict, repr=False)
@@ -109,9 +116,13 @@ class Pages:
         fields = markdown_fields([*term.mistakes, *(q.answer for q in term.faq)], resolver)
         mistakes = [unwrap_paragraph(html) for html in fields[:len(term.mistakes)]]
         answers = fields[len(term.mistakes):]
+        in_fields = len(resolver.missing_figures)
+        details = [text_with_figures(row.detail, resolver.figure, resolver.unknown_figure)
+                   for row in (term.facts.rows if term.facts else ())]
         markdown = self._render(
             "term.md.jinja",
             term=term,
+            details=details,
             answers=answers,
             mistakes=mistakes,
             models=[name for name in term.models if name in model_names],
@@ -123,8 +134,9 @@ class Pages:
                                               other.title, other),
             mentions_slot=Markup(mentions_slot(term.slug)),
         )
+        problems = _field_problems(term, fields, resolver, in_fields)
         return TermPage(markdown, tuple(self.term_json_ld(term, answers)),
-                        frozenset(resolver.linked), tuple(_field_problems(term, fields, resolver)))
+                        frozenset(resolver.linked), tuple(problems))
 
     def mentions(self, term: Term, mentions: Sequence[Mention], index: GlossaryIndex) -> Markup:
         """The "Mentioned on" section of a term page (empty when no page links to it)."""
@@ -207,6 +219,8 @@ class Pages:
                 md_link=lambda to, here=entry.page_uri: _md_link(here, to),
                 widget=self._widget(entry, entry.page_uri) if live_here else None,
                 original=_original(catalog, entry), term_link=term_link,
+                placement=placement_sentence(entry.facts.webgpu_placement),
+                wasm_here=wasm_here(entry.facts.webgpu_placement),
                 mentions=[(title, _md_link(entry.page_uri, uri))
                           for title, uri in mentions.get(entry.name, ())])))
             term_links[entry.page_uri] = frozenset(term_link.used)
@@ -224,6 +238,8 @@ class Pages:
         if kind == "figure-table":
             rows = [(self.figures.by_key[key], figure_anchor(key)) for key in sorted(self.figures.by_key)]
             return self._render("figures_table.html.jinja", figures=rows) if name == "all" else None
+        if kind == "browser-support":
+            return self.browser_support_table() if name == "all" else None
         entry = catalog.models.get(name)
         if entry is None:
             return None
@@ -236,6 +252,31 @@ class Pages:
         widget = self._widget(entry, from_uri, compact=True) if self.live and entry.live else None
         return self._render("model_card.html.jinja", entry=entry, facts=entry.facts,
                             page_url=page, note=None, widget=widget)
+
+    def browser_support_table(self) -> str | None:
+        """``[[browser-support: all]]``: the table, its notes numbered once each per feature
+        (Chrome and Edge often share one), MDN's pages linked; None without the data."""
+        table = self.browser_support
+        if table is None:
+            return None
+        numbers: dict[tuple[str, str], int] = {}
+        footnotes: list[tuple[int, str, list[str], str]] = []
+        rows = []
+        for feature in table.features:
+            cells = []
+            for browser, cell in zip(table.browsers, feature.cells, strict=True):
+                marks = []
+                for note in cell.notes:
+                    key = (feature.id, note)
+                    if key not in numbers:
+                        numbers[key] = len(footnotes) + 1
+                        footnotes.append((numbers[key], feature.title, [], note))
+                    footnotes[numbers[key] - 1][2].append(browser)
+                    marks.append(numbers[key])
+                cells.append((browser, cell, marks))
+            mdn = feature.mdn_url or ""
+            rows.append((feature, mdn if mdn.startswith("https://developer.mozilla.org/") else None, cells))
+        return self._render("browser_support.html.jinja", table=table, rows=rows, footnotes=footnotes)
 
     def _widget(self, entry: ModelEntry, from_uri: str | None, compact: bool = False) -> Markup:
         folder = self.urls.between(from_uri, f"{MODELS_URI}/{entry.name}/")
@@ -274,13 +315,60 @@ def operator_index(catalog: Catalog) -> list[OperatorRow]:
         for op in entry.facts.operators:
             row = found.setdefault((op.domain, op.op_type), [op.spec_url, [], []])
             row[1].append((entry.name, op.count))
-            row[2].append(op.webgpu)
+            row[2].append(op)
     rows = []
-    for (domain, op_type), (url, models, webgpu) in sorted(
+    for (domain, op_type), (url, models, uses) in sorted(
             found.items(), key=lambda item: (item[0][0] != "ai.onnx", item[0][0], item[0][1].lower())):
-        verdict = None if None in webgpu else all(webgpu)
-        rows.append(OperatorRow(domain, op_type, url, tuple(models), verdict))
+        status, on_wasm = _webgpu_over(uses)
+        rows.append(OperatorRow(domain, op_type, url, tuple(models), {"yes": True, "no": False}.get(status),
+                                status, on_wasm))
     return rows
+
+
+def placement_sentence(placement: MeasuredPlacement | None) -> str:
+    """What the WebGPU build did with this very file when it was measured, in one sentence."""
+    if placement is None:
+        return ""
+    if placement.error:
+        return (f"Measured for this file: the WebGPU build cannot create a session for it "
+                f"({placement.error.rsplit('ERROR_MESSAGE: ', 1)[-1]}), so its live example loads "
+                "the WebAssembly build.")
+    on_webgpu = placement.providers.get(WEBGPU_EP, 0)
+    on_wasm = placement.providers.get(WASM_EP, 0)
+    total = sum(placement.providers.values())
+    where = (f"all {total} nodes on WebGPU" if on_webgpu == total else
+             f"{on_webgpu} of {total} nodes on WebGPU, {on_wasm} on WebAssembly")
+    if placement.on_wasm:
+        where += " (" + ", ".join(op if n == 1 else f"{op} \u00d7{n}" for op, n in
+                                  sorted(placement.on_wasm.items())) + ")"
+    return (f"Measured for this file in the same way: {where}, counted after onnxruntime's graph "
+            "optimisation, which fuses or removes some nodes and may keep shape computations on "
+            "the CPU.")
+
+
+def wasm_here(placement: MeasuredPlacement | None) -> dict[str, int] | None:
+    """Per op type, how many of this file's nodes the WebGPU build put on WebAssembly, where
+    the measurement tells (None where it does not: not measured, or every node on WebAssembly
+    without a list)."""
+    if placement is None or placement.error:
+        return None
+    if placement.listed:
+        return dict(placement.on_wasm)
+    return {} if set(placement.providers) == {WEBGPU_EP} else None
+
+
+def _webgpu_over(uses: list[OperatorUse]) -> tuple[str, tuple[str, ...]]:
+    """One WebGPU verdict for an operator over every model that uses it."""
+    statuses = {op.webgpu_status for op in uses}
+    if "not measured" in statuses:
+        return "not measured", ()
+    statuses.discard("not applicable")
+    if not statuses:
+        return "not applicable", ()
+    on_wasm = tuple(sorted({t for op in uses for t in op.webgpu_on_wasm}))
+    if statuses == {"yes"}:
+        return "yes", ()
+    return ("no" if statuses == {"no"} else "partly"), on_wasm
 
 
 def _plain_text(html: Markup) -> str:
@@ -331,12 +419,16 @@ def figure_anchor(key: str) -> str:
     return "figure-" + key.replace(".", "-")
 
 
-def _field_problems(term: Term, fields: Sequence[Markup], resolver: _Recording) -> list[Problem]:
+def _field_problems(term: Term, fields: Sequence[Markup], resolver: _Recording,
+                    in_fields: int) -> list[Problem]:
     """A problem per link to an unknown term, and per unknown figure, in a mistake or an
-    answer, on that item's line."""
+    answer, on that item's line; an unknown figure in a fact's detail on the facts' line (the
+    figures after the first ``in_fields`` are the facts')."""
     lines = [*(term.item_lines.get("mistakes") or []), *(q.line for q in term.faq)]
-    problems = []
-    for key in resolver.missing_figures:
+    problems = [Problem(term.path, term.lines.get("facts", term.body_line),
+                        unknown_figure_message(key, resolver.figures))
+                for key in resolver.missing_figures[in_fields:]]
+    for key in resolver.missing_figures[:in_fields]:
         at = next((i for i, html in enumerate(fields) if f"figure {key}<" in html), None)
         line = lines[at] if at is not None and at < len(lines) else term.body_line
         problems.append(Problem(term.path, line, unknown_figure_message(key, resolver.figures)))
