@@ -25,10 +25,13 @@ PAGES = (
     ("home", ""),
     ("term-diagram", "glossary/onnx/"),
     ("glossary-index", "glossary/"),
+    ("term-table", "glossary/dynamic-axes/"),
     ("models-index", "models/"),
+    ("model", "models/digits/"),
+    ("benchmarks", "benchmarks/"),
     ("not-found", "no-such-page/"),
 )
-WIDTHS = ((390, 844), (1280, 900))
+WIDTHS = ((360, 780), (390, 844), (1280, 900))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,12 +40,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--site", type=Path, default=REPO / "site")
     parser.add_argument("--engines", nargs="+", default=["chromium", "firefox"])
     parser.add_argument("--full", action="store_true", help="also the whole page")
+    parser.add_argument("--pages", nargs="+", help="only these pages (by name)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     with engine_server(args.site, "/onnx-glossary/", not_found=True) as server:
         for name in args.engines:
             with open_engine(name) as engine:
-                for page, path in PAGES:
+                for page, path in [(n, p) for n, p in PAGES if not args.pages or n in args.pages]:
                     for width, height in WIDTHS:
                         engine.open(server.url + path, viewport=(width, height))
                         engine.evaluate("document.fonts.ready.then(() => 0)")

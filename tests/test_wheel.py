@@ -175,9 +175,9 @@ def test_offline_with_an_empty_cache_the_build_says_what_is_missing(installed, q
         "ERROR   -  the browser runtime package onnxruntime-web@1.31.1 is not in the "
         f"cache {installed.tmp / 'empty/onnx-glossary/npm/tarballs'}, and the npm registry {CLOSED} could not "
         "be reached ([Errno 111] Connection refused): either let this build reach the registry once (or set "
-        "npm_config_registry, or registry= in .npmrc, to a mirror), or install them with 'npm install "
+        "npm_config_registry, or registry= in .npmrc, to a mirror), or install it with 'npm install "
         "--save-exact onnxruntime-web@1.31.1' next to mkdocs.yml (or point the plugin's "
-        "node_modules option at a folder holding them)"]
+        "node_modules option at a folder holding it)"]
     assert "Traceback" not in built.stderr and not (project / "site").exists()
 
 

@@ -157,7 +157,7 @@ def resolve(names: Iterable[str], *, node_modules: Path, explicit: bool, root: P
     if missing:
         registry = registry or registry_url(root)
         inform(f"downloading {' '.join(p.spec for p in missing)} from {registry} into {cache} "
-               "(once; later builds reuse them)")
+               f"(once; later builds reuse {'them' if len(missing) > 1 else 'it'})")
         _download_all(missing, registry, cache)
     for package in absent:
         resolved.roots[package.name] = unpack(package, cache)
@@ -181,7 +181,7 @@ def _download_all(packages: list[Package], registry: str, cache: Path) -> None:
             f"the npm registry {registry} could not be reached ({failures[0][1]}): either let this "
             "build reach the registry once (or set npm_config_registry, or registry= in .npmrc, "
             f"to a mirror), or install {them} with 'npm install --save-exact {specs}' next to "
-            "mkdocs.yml (or point the plugin's node_modules option at a folder holding them)")
+            f"mkdocs.yml (or point the plugin's node_modules option at a folder holding {them})")
 
 
 def download(package: Package, registry: str, cache: Path, timeout: float = 60.0) -> Path:
