@@ -32,8 +32,8 @@ sys.path.insert(0, str(REPO / "plugins"))
 from onnx_glossary.glossary.index import GLOSSARY_URI  # noqa: E402
 from onnx_glossary.render.diagrams import (  # noqa: E402
     LABEL_PX,
-    Drawing,
     PHONE_MAX_WIDTH,
+    Drawing,
     Wanted,
     read_drawing,
     stale,
@@ -59,10 +59,12 @@ _DIRECTION = re.compile(r"^(\s*(?:flowchart|graph))\s+(?:LR|RL|TB|BT|TD)\b", re.
 STYLE = """#{id}{{font-family:var(--md-text-font-family,{font});font-size:{size}px}}
 #{id} text{{fill:var(--md-typeset-color,currentColor)}}
 #{id} :is(.node,.edgeLabel) text{{text-anchor:middle}}
-#{id} .node>:is(rect,polygon,circle,ellipse,path){{fill:var(--md-code-bg-color,none);stroke:var(--md-typeset-a-color,currentColor);stroke-width:1.5px}}
+#{id} .node>:is(rect,polygon,circle,ellipse,path){{fill:var(--md-code-bg-color,none);
+stroke:var(--md-typeset-a-color,currentColor);stroke-width:1.5px}}
 #{id} .label rect{{fill:none;stroke:none}}
 #{id} .flowchart-link{{stroke:var(--md-default-fg-color--light,currentColor);stroke-width:1.5px;fill:none}}
-#{id} marker path,#{id} marker polygon,#{id} marker circle{{fill:var(--md-default-fg-color--light,currentColor);stroke:none}}
+#{id} marker path,#{id} marker polygon,#{id} marker circle{{
+fill:var(--md-default-fg-color--light,currentColor);stroke:none}}
 #{id} .edgeLabel rect,#{id} .labelBkg{{fill:var(--md-default-bg-color,none);opacity:1}}"""
 
 RENDER = """async ([url, id, text, config]) => {
@@ -112,7 +114,6 @@ def clean(svg: str, element_id: str, sha: str, layout: str) -> str:
 def pages_of(config_file: Path) -> tuple[dict[str, str], Path]:
     """The site's pages with their text (docs namespace), and the drawings' folder."""
     from mkdocs.config import load_config
-
     from onnx_glossary.hosts.mkdocs_plugin import options_of
 
     config = load_config(str(config_file))
@@ -184,8 +185,8 @@ def main(argv: list[str] | None = None) -> int:
         for line in problems:
             print(line, file=sys.stderr)
         return 1 if problems else 0
-    todo = diagrams if args.force else [
-        d for d in diagrams if any(line.startswith(f"{d.page_uri} (diagram {d.number})") for line in problems)]
+    todo = diagrams if args.force else [d for d in diagrams if any(
+        line.startswith(f"{d.page_uri} (diagram {d.number})") for line in problems)]
     draw(todo, folder)
     for line in stale(diagrams, folder):
         if line.endswith("delete it"):

@@ -69,5 +69,6 @@ class Finding:
         is a fact the model page states, logged at debug level so that a build that went well
         prints nothing that reads like a problem."""
         text = f"{self.message}: {self.fix}" if self.fix else self.message
-        level = "warning" if self.fails_build else ("info" if self.fix else "debug")
-        return Problem(path, None, text, level=level)
+        if self.fails_build:
+            return Problem(path, None, text, level="warning")
+        return Problem(path, None, text, level="info" if self.fix else "debug")

@@ -210,7 +210,7 @@ class _Diagrams(markdown.preprocessors.Preprocessor):
         done = 0
         for fence in fences(lines):
             out += lines[done:fence.start]
-            figure = site.diagram(fence.source)
+            figure: str | None = site.diagram(fence.source)
             if figure is None:
                 context = self.context
                 if context.report is not None:
