@@ -145,8 +145,11 @@ class Pages:
         items = []
         for mention in mentions:
             slug = term_slug_of(mention.src_uri)
-            items.append((mention.title, self.urls.between(term.src_uri, mention.src_uri),
-                          index.by_slug.get(slug) if slug else None))
+            other = index.by_slug.get(slug) if slug else None
+            model = (mention.src_uri.startswith(f"{MODELS_URI}/")
+                     and mention.src_uri not in (OPERATORS_URI, MODELS_INDEX_URI))
+            kind = "term" if other else ("model" if model else "page")
+            items.append((mention.title, self.urls.between(term.src_uri, mention.src_uri), other, kind))
         return Markup(self._render("mentions.html.jinja", mentions=items, term_link_html=link_html))
 
     def term_json_ld(self, term: Term, answers: Sequence[Markup]) -> list[dict[str, Any]]:
@@ -183,7 +186,9 @@ class Pages:
 
     def glossary_index(self, index: GlossaryIndex) -> str:
         return self._render("glossary_index.md.jinja", index=index, letters=index.letters(),
-                            categories=index.categories(), total=len(index))
+                            categories=index.categories(), total=len(index),
+                            term_link=lambda term: link_html(
+                                self.urls.between(GLOSSARY_INDEX_URI, term.src_uri), term.title, term))
 
     # -- models -----------------------------------------------------------------------------
 
