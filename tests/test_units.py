@@ -277,3 +277,16 @@ def test_load_yaml_refuses_what_it_cannot_build_with_its_line(text, line, what):
         load_yaml(text, first_line=1)
     assert error.value.line == line and what in str(error.value)
 
+
+
+def test_long_identifiers_get_break_points_at_their_joints_and_nowhere_else():
+    from markupsafe import Markup
+    from onnx_glossary.render.environment import identifier_breaks
+
+    assert identifier_breaks("SessionOptions.add_free_dimension_override_by_name") == Markup(
+        "Session<wbr>Options.<wbr>add_<wbr>free_<wbr>dimension_<wbr>override_<wbr>by_<wbr>name")
+    # Short words, tags and attributes stay as they are; plain text is escaped first.
+    html = Markup('see <a href="https://x.org/a_long_path_name/x">onnxruntime.InferenceSession</a>')
+    assert identifier_breaks(html) == Markup(
+        'see <a href="https://x.org/a_long_path_name/x">onnxruntime.<wbr>Inference<wbr>Session</a>')
+    assert identifier_breaks("dim_param & <b>") == Markup("dim_param &amp; &lt;b&gt;")

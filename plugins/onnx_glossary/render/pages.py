@@ -30,7 +30,13 @@ from ..glossary.index import GLOSSARY_URI, GlossaryIndex, Term
 from ..glossary.links import link_target, term_slug_of
 from ..models.catalog import MODEL_FILE, MODELS_URI, Catalog, ModelEntry
 from ..models.facts import MeasuredPlacement, OperatorUse
-from ..render.environment import LinkResolver, environment, markdown_fields, unwrap_paragraph
+from ..render.environment import (
+    LinkResolver,
+    environment,
+    identifier_breaks,
+    markdown_fields,
+    unwrap_paragraph,
+)
 from ..render.live_example import render_live_example, render_snippet_js
 from ..render.termlinks import TermLinker, link_html
 from .figures import figure_html, text_with_figures
@@ -117,7 +123,7 @@ class Pages:
         mistakes = [unwrap_paragraph(html) for html in fields[:len(term.mistakes)]]
         answers = fields[len(term.mistakes):]
         in_fields = len(resolver.missing_figures)
-        details = [text_with_figures(row.detail, resolver.figure, resolver.unknown_figure)
+        details = [identifier_breaks(text_with_figures(row.detail, resolver.figure, resolver.unknown_figure))
                    for row in (term.facts.rows if term.facts else ())]
         markdown = self._render(
             "term.md.jinja",
