@@ -59,8 +59,8 @@ def test_model_page_facts_match_the_file(real: Built, name: str) -> None:
         assert cell(html, "Parameters").startswith(f"{initializers:,} ")
     nodes = len(model.graph.node)
     assert cell(html, "Nodes").startswith(f"{nodes:,},")
-    for prop in model.metadata_props:  # provenance is shown, escaped
-        assert f"<code>{prop.key}</code>" in html
+    for prop in model.metadata_props:  # provenance is shown, escaped (long keys break at joints)
+        assert f"<code>{prop.key}</code>" in html.replace("<wbr>", "")
     # Every operator is listed with its count and a link to its specification.
     counts: dict[str, int] = {}
     for node in model.graph.node:

@@ -1,18 +1,20 @@
-"""The site as its readers meet it (issue 23): the navigation is the reader's pages plus one
-section for site builders, no made-up address ships, and an address the site does not have
-gets a page with a search box and the ways in.
+"""The site as its readers meet it (issue 23): the home page's first screen shows what the site
+is and a model at work, then a reading path and the models; the navigation is the reader's
+pages plus one section for site builders; no made-up address ships; an address the site does
+not have gets a page with a search box and the ways in.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from html.parser import HTMLParser
 
 import pytest
 from mkdocs.config import load_config
 
 from .sitebuild import REPO, Built
-from .support.browser import StaticServer, wait_until
+from .support.browser import PageProbe, StaticServer, wait_until
 
 #: The reader's pages, in the order of the navigation ("Your photo" once docs/your-photo.md is
 #: there, from issue 22).
@@ -20,6 +22,10 @@ READER_NAV = ["Home", "Glossary", "Models", "Operators"] + (
     ["Your photo"] if (REPO / "docs" / "your-photo.md").is_file() else [])
 READER_PAGES = {"index.md", "your-photo.md"}
 BUILDERS = "For site builders"
+#: The home page's reading path through the core terms, in order.
+READING_PATH = ["onnx", "opset", "ir-version", "dynamic-axes", "execution-provider", "onnxruntime-web", "webgpu"]
+#: The home page's demo: the background removal (issue 23 asks for it once it exists).
+DEMO = "background-removal"
 #: Addresses a placeholder would use; none may ship.
 PLACEHOLDERS = ("github.com/example", "example.github.io")
 
@@ -144,3 +150,64 @@ def test_a_missing_address_answers_404_and_its_search_finds_a_term(browser, real
         found.first.click()
         page.wait_for_url("**/glossary/opset/**")
         page.context.close()
+
+
+def test_the_home_page_is_a_demo_then_a_reading_path_then_the_models(real_site: Built) -> None:
+    html = real_site.page("")
+    article = html.split("<article", 1)[1].split("</article>", 1)[0]
+    demo, path, models = (article.index(f'data-gl-demo="{DEMO}"'), article.index('id="start-here"'),
+                          article.index('id="models"'))
+    assert demo < path < models
+    # The demo's pair: the shipped sample and the answer the build computed, both in the site.
+    pair = article[demo:article.index("</div>", demo)]
+    sources = re.findall(r'<img src="([^"]+)"', pair)
+    assert [s.rsplit("/", 1)[1] for s in sources] == ["sample.png", "answer.webp"]
+    assert all((real_site.site / s).is_file() for s in sources)
+    assert 'alt="Its answer: the photo with its background removed' in pair
+    # The reading path links the core terms in order; every term link has its short answer.
+    steps = article[path:models]
+    linked = re.findall(r'<a [^>]*href="glossary/([a-z0-9-]+)/"', steps)
+    assert linked[:len(READING_PATH)] == READING_PATH
+    assert steps.count('class="gl-term"') >= len(READING_PATH)
+    # Every example model as a card with the picture of its answer (a file of the site).
+    cards = article[models:]
+    examples = sorted(p.parent.name for p in (REPO / "models").glob("*/example.yml")
+                      if "role: test-file" not in p.read_text(encoding="utf-8"))
+    assert sorted(re.findall(r'<p class="gl-model-name"><a href="models/([^/]+)/"', cards)) == examples
+    thumbs = re.findall(r'<img class="gl-answer-thumb" src="([^"]+)"', cards)
+    assert len(thumbs) == len(examples) and all((real_site.site / t).is_file() for t in thumbs)
+
+
+@pytest.mark.browser
+def test_the_home_pages_first_phone_screen_shows_the_site_and_its_demo_and_loads_no_runtime(
+        browser, server: StaticServer) -> None:
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    probe = PageProbe(server.origin).attach(page)
+    page.goto(server.url, wait_until="load")
+    run = page.locator(f'[data-gl-demo="{DEMO}"] button[data-action="run"]')
+    run.wait_for(state="visible")
+    wait_until(page, "!document.querySelector('[data-gl-demo] button[data-action=run]').disabled", timeout=60000)
+    page.wait_for_load_state("networkidle")
+    seen = {}
+    for name, selector in (("title", "article h1"), ("sentence", "article .gl-home-lead"),
+                           ("sample", ".gl-demo__pair img[src$='sample.png']"),
+                           ("answer", ".gl-demo__pair img[src$='answer.webp']"),
+                           ("run", f'[data-gl-demo="{DEMO}"] button[data-action="run"]'),
+                           ("own input", f'[data-gl-demo="{DEMO}"] input[type="file"]')):
+        box = page.locator(selector).first.bounding_box()
+        assert box is not None, name
+        seen[name] = box["y"] + box["height"] <= 844 and box["y"] >= 0
+    assert seen == dict.fromkeys(seen, True)
+    assert page.evaluate("[...document.querySelectorAll('.gl-demo__pair img')].every((i) => i.naturalWidth > 0)")
+    # Nothing of the runtime, and not the model, before a click.
+    assert not probe.fetched("/assets/ort/") and not probe.fetched("model.onnx")
+    # Run on the sample: the widget's own answer takes the pair's place.
+    run.click()
+    wait_until(page, "['done', 'error'].includes(document.querySelector('[data-gl-demo] [data-live-example]')"
+                     ".dataset.state)", timeout=240000)
+    widget = page.locator("[data-gl-demo] [data-live-example]")
+    assert (widget.get_attribute("data-state"), widget.get_attribute("data-match")) == ("done", "true")
+    assert not page.locator(".gl-demo__pair").is_visible()
+    assert page.locator("[data-gl-demo] .live-example__result").is_visible()
+    assert probe.errors == [] and probe.other_origin == []
+    page.context.close()

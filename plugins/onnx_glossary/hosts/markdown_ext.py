@@ -12,7 +12,9 @@ those of :class:`~onnx_glossary.options.Options`).
   block or an HTML comment is no link, since Markdown never makes it one.
 - A ```` ```mermaid ```` fence becomes the drawing committed for its text (render/diagrams.py).
 - A paragraph that is exactly ``[[model-card: NAME]]`` becomes a compact card of that example
-  model; ``[[live-example: NAME]]`` becomes its Run widget.
+  model; ``[[live-example: NAME]]`` becomes its Run widget; ``[[demo: NAME]]`` its sample and
+  answer side by side above a compact widget (a home page's first screen); ``[[model-list:
+  examples]]`` every example model as a card with the picture of its answer.
 """
 
 from __future__ import annotations
@@ -36,9 +38,11 @@ from ..render.figures import FigureInline
 from ..render.termlinks import TipPool, wrap_links
 from ..site import Site
 
-EMBED_RE = re.compile(r"^\[\[(model-card|live-example|figure-table|browser-support):\s*([^\]\s]+)\s*\]\]$")
+EMBED_RE = re.compile(r"^\[\[(model-card|live-example|demo|model-list|figure-table|browser-support):"
+                      r"\s*([^\]\s]+)\s*\]\]$")
 #: The embeds that print a table of the whole site, and take the one name ``all``.
-TABLE_EMBEDS = ("figure-table", "browser-support")
+#: The embeds that take a fixed word instead of a model's name, and that word.
+TABLE_EMBEDS = {"figure-table": "all", "browser-support": "all", "model-list": "examples"}
 
 log = logging.getLogger("onnx_glossary")
 
@@ -156,7 +160,7 @@ class _Embeds(BlockProcessor):
         site = self.context.site
         html = site.embed(kind, name, self.context.current_uri or None) if site else None
         if html is None and kind in TABLE_EMBEDS:
-            self.context.problem(self._line_of(block), f"{block}: write [[{kind}: all]]")
+            self.context.problem(self._line_of(block), f"{block}: write [[{kind}: {TABLE_EMBEDS[kind]}]]")
             return True
         if html is None:
             self.context.problem(self._line_of(block), f"{block} names the unknown model "
