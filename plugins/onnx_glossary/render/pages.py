@@ -257,8 +257,8 @@ class Pages:
         if kind == "model-list":
             if name != "examples":
                 return None
-            rows = [entry for entry in catalog.models.values() if entry.role == "example"]
-            return self._render("model_list.html.jinja", rows=rows, thumbnails=self.thumbnails(catalog),
+            examples = [entry for entry in catalog.models.values() if entry.role == "example"]
+            return self._render("model_list.html.jinja", rows=examples, thumbnails=self.thumbnails(catalog),
                                 url=lambda to: self.urls.between(from_uri, to), runtime=catalog.runtime)
         if kind == "figure-table":
             rows = [(self.figures.by_key[key], figure_anchor(key)) for key in sorted(self.figures.by_key)]
