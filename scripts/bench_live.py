@@ -205,11 +205,11 @@ def live_figures(m: dict[str, float], widget_ms: float, bare_ms: float, largest:
     seconds = bench_record.seconds
     return {
         "live.cold-run": fig(m["cold"] / article, bench_record.ratio(m["cold"] / article),
-                             "Run to checked result on a cold page, as a share of the reference "
-                             "article's plain snippet", "<= 0.50"),
+                             "Run to checked result on a cold page, as a share of a plain page's "
+                             "(a tutorial's few lines of onnxruntime-web code)", "<= 0.50"),
         "live.return-visit": fig(m["return"] / article, bench_record.ratio(m["return"] / article),
                                  "Run to checked result on a return visit (same browser "
-                                 "process), as a share of the article's cold snippet", "<= 0.25"),
+                                 "process), as a share of the plain page's first Run", "<= 0.25"),
         "live.overhead": fig(widget_ms / bare_ms, bench_record.ratio(widget_ms / bare_ms, 3),
                              "The widget's timed runs against a bare loop of session.run",
                              "<= 1.05"),
@@ -217,7 +217,7 @@ def live_figures(m: dict[str, float], widget_ms: float, bare_ms: float, largest:
                                "linear model, this site's widget (WebAssembly-only bundle)"),
         "live.article-cold-run-s": fig(article, seconds(article), "Cold Run to verified result, "
                                        "linear model, a plain page whose WebGPU bundle falls "
-                                       "back to WebAssembly (the reference article's snippet)"),
+                                       "back to WebAssembly (a tutorial's few lines of code)"),
         "live.return-visit-s": fig(m["return"], seconds(m["return"]), "Return visit, Run to "
                                    "verified result, the widget"),
         "live.third-visit-s": fig(m["third"], seconds(m["third"]), "Third visit, Run to verified "

@@ -6,6 +6,7 @@ not have gets a page with a search box and the ways in.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from html.parser import HTMLParser
@@ -211,3 +212,24 @@ def test_the_home_pages_first_phone_screen_shows_the_site_and_its_demo_and_loads
     assert page.locator("[data-gl-demo] .live-example__result").is_visible()
     assert probe.errors == [] and probe.other_origin == []
     page.context.close()
+
+
+def test_the_benchmarks_page_is_a_summary_and_the_runs_are_records(real_site: Built) -> None:
+    """The page says what a reader and a site builder can expect, with the machine and versions
+    of each figure; the run-by-run record is the data file's, not the page's."""
+    html = real_site.page("benchmarks")
+    article = html.split("<article", 1)[1].split("</article>", 1)[0]
+    summary = article.split('id="every-figure"')[0]
+    words = len(re.sub(r"<[^>]+>", " ", summary).split())
+    assert words < 1000, words  # the page it replaced had 6,186 words
+    for heading in ("what-a-reader-can-expect", "what-a-site-builder-can-expect", "how-it-is-measured"):
+        assert f'id="{heading}"' in summary
+    # Build time per 1,000 terms, the first and the return Run, each a measured figure.
+    for key in ("build-plugin-cpu-s", "live-cold-run-s", "live-return-visit-s"):
+        assert re.search(rf'<a class="gl-figure" href="(\./)?#figure-{key}"', summary), key
+    assert "article" not in re.sub(r"<[^>]+>", " ", summary)  # no unexplained "article's snippet"
+    # Every figure's run is listed with its machine and versions.
+    runs = re.findall(r'<li id="figure-run-\d+">(.*?)</li>', article, re.S)
+    assert runs and all("Intel Xeon" in run and "onnxruntime-web" in run for run in runs)
+    data = json.loads((REPO / "docs" / "benchmarks.json").read_text(encoding="utf-8"))
+    assert len(data["runs"]) >= 20 and all(run["figures"] for run in data["runs"])

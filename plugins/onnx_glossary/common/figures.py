@@ -34,6 +34,9 @@ class Figure:
     label: str  # what was measured, in words (the link's title)
     date: str  # the run it comes from (ISO date)
     machine: str
+    # The rest of that run's record: what ran and with which versions, for the figures' table.
+    command: str = ""
+    versions: str = ""  # "python 3.11.7, onnxruntime-web 1.30.0, ..."
 
 
 @dataclass(frozen=True)
@@ -69,8 +72,10 @@ def load_figures(path: Path | None, shown: str) -> tuple[Figures, list[Problem]]
             problems.append(Problem(shown, None, f"run {number} has no 'figures' object"))
             continue
         date, machine = str(run.get("date", "")), str(run.get("machine", ""))
+        versions = run.get("versions") if isinstance(run.get("versions"), dict) else {}
+        about = (str(run.get("command", "")), ", ".join(f"{k} {v}" for k, v in versions.items()))
         for key, value in run["figures"].items():
-            figure = _figure(key, value, date, machine)
+            figure = _figure(key, value, date, machine, about)
             if figure is None:
                 problems.append(Problem(shown, None, f"run {number}: figure '{key}' needs a key of "
                                         "lowercase words joined by . - or _, and a 'text' and a "
@@ -81,10 +86,11 @@ def load_figures(path: Path | None, shown: str) -> tuple[Figures, list[Problem]]
     return Figures(found, page), problems
 
 
-def _figure(key: Any, value: Any, date: str, machine: str) -> Figure | None:
+def _figure(key: Any, value: Any, date: str, machine: str,
+            about: tuple[str, str] = ("", "")) -> Figure | None:
     if not isinstance(key, str) or not KEY_RE.match(key) or not isinstance(value, dict):
         return None
     text, label = value.get("text"), value.get("label")
     if not isinstance(text, str) or not text or not isinstance(label, str) or not label:
         return None
-    return Figure(key, text, label, date, machine)
+    return Figure(key, text, label, date, machine, *about)
