@@ -72,7 +72,8 @@ def load_figures(path: Path | None, shown: str) -> tuple[Figures, list[Problem]]
             problems.append(Problem(shown, None, f"run {number} has no 'figures' object"))
             continue
         date, machine = str(run.get("date", "")), str(run.get("machine", ""))
-        versions = run.get("versions") if isinstance(run.get("versions"), dict) else {}
+        versions = run.get("versions")
+        versions = versions if isinstance(versions, dict) else {}
         about = (str(run.get("command", "")), ", ".join(f"{k} {v}" for k, v in versions.items()))
         for key, value in run["figures"].items():
             figure = _figure(key, value, date, machine, about)
