@@ -74,7 +74,7 @@ def variant_config(root: Path, **options: object) -> Path:
     extra = "".join(f"      {name}: {str(value).lower() if isinstance(value, bool) else value}\n"
                     for name, value in options.items())
     text = text.replace("      set_name:", f"{extra}      node_modules: {REPO / 'node_modules'}\n"
-                        "      set_name:")
+                        f"      diagrams_dir: {REPO / 'diagrams'}\n      set_name:")
     text = text.replace("glossary_dir: glossary", f"glossary_dir: {REPO / 'glossary'}")
     text = text.replace("models_dir: models", f"models_dir: {REPO / 'models'}")
     text = text.replace("figures_file: docs/", f"figures_file: {REPO / 'docs'}/")
