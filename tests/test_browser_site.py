@@ -53,7 +53,11 @@ def test_term_link_shows_its_short_answer_as_a_tooltip(browser, server: StaticSe
 def test_index_counts_terms_and_jumps_to_a_letter(browser, server: StaticServer) -> None:
     page, probe = open_page(browser, server, "glossary/")
     terms = len(list((REPO / "glossary").glob("*.md")))
-    assert f"All {terms} terms" in page.locator(".gl-total").inner_text()
+    assert page.locator(".gl-total").inner_text().startswith(f"{terms} terms in ")
+    # The letters sit on one row, and the topics come before A to Z.
+    tops = page.eval_on_selector_all(".gl-letters a", "links => links.map((a) => Math.round(a.getBoundingClientRect().top))")
+    assert len(tops) > 15 and len(set(tops)) == 1, tops
+    assert page.locator("#by-category").bounding_box()["y"] < page.locator("#a-z").bounding_box()["y"]
     page.locator(".gl-letters a", has_text="W").click()
     wait_until(page, "location.hash === '#letter-w'")
     assert page.locator("#letter-w").is_visible()
