@@ -18,6 +18,15 @@ interface OnnxLiveExample {
     times: number[];
     outputs: unknown;
   }) => Promise<void> | void;
+  /**
+   * Test hooks, set by a page (tests, the benchmark): `sessionOnly` ends each Run once its
+   * session is created and its placement shown, running nothing; `noPlacement` creates sessions
+   * without reading their log (the benchmark's widget without capture); `logs`, when an
+   * array, gets the runtime's log lines of each session whose placement was read.
+   */
+  sessionOnly?: boolean;
+  noPlacement?: boolean;
+  logs?: string[][];
 }
 
 /** The global `mermaid` mkdocs-material draws diagrams with (assets/mermaid-shim.js sets it). */
