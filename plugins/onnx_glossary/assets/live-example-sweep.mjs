@@ -102,28 +102,29 @@ export function sweepReading(backend, spec, exported, pinned) {
   }
   const free = later.filter(slowFirst);
   const fixed = pinned.filter(slowFirst);
-  const sizes = (/** @type {SweepRow[]} */ rows) =>
-    rows.map((row) => sizeText(spec, row.size)).join(", ");
-  const worst = (/** @type {SweepRow[]} */ rows) =>
+  // "16 rows", "every size"; "113×", "up to 533×" (first call against repeat call).
+  const sizes = (/** @type {SweepRow[]} */ rows, /** @type {SweepRow[]} */ all) =>
+    rows.length === all.length && all.length > 1 ? "every size"
+      : rows.map((row) => sizeText(spec, row.size)).join(", ");
+  const worst = (/** @type {SweepRow[]} */ rows) => (rows.length > 1 ? "up to " : "") +
     Math.max(...rows.map((row) => row.firstMs / Math.max(row.repeatMs, 0.01))).toFixed(0) +
-    "×";
+    "\u00d7 a repeat call";
   if (!free.length && !fixed.length) {
     return "On this device no first call took clearly longer than the repeat calls, as " +
       "exported or pinned: nothing here shows work done per shape.";
   }
   if (!free.length) {
     return "On this device a new size cost its first call nothing extra as exported, while " +
-      "each pinned size, a session of its own, paid on its first call (up to " +
-      worst(fixed) + " a repeat call).";
+      "each pinned size, a session of its own, paid on its first call (" + worst(fixed) +
+      ", at " + sizes(fixed, pinned) + ").";
   }
   if (!fixed.length) {
-    return "On this device, as exported, the first call at " + sizes(free) + " took up to " +
-      worst(free) + " a repeat call (work done for the new shape), and pinning the axis " +
-      "removed it.";
+    return "On this device, as exported, the first call at " + sizes(free, later) + " took " +
+      worst(free) + " (work done for the new shape), and pinning the axis removed it.";
   }
-  return "On this device the first call at " + sizes(free) + " took up to " + worst(free) +
-    " a repeat call as exported (work done for the new shape), and the pinned sessions paid " +
-    "on their first call too (up to " + worst(fixed) + ", at " + sizes(fixed) + ").";
+  return "On this device the first call at " + sizes(free, later) + " took " + worst(free) +
+    " as exported (work done for the new shape), and the pinned sessions paid on their " +
+    "first call too (" + worst(fixed) + ", at " + sizes(fixed, pinned) + ").";
 }
 
 /**
