@@ -22,11 +22,12 @@ interface OnnxLiveExample {
    * Test hooks, set by a page (tests, the benchmark): `sessionOnly` ends each Run once its
    * session is created and its placement shown, running nothing; `noPlacement` creates sessions
    * without reading their log (the benchmark's widget without capture); `logs`, when an
-   * array, gets the runtime's log lines of each session whose placement was read.
+   * array, gets the runtime's log lines of each session whose placement was read, with the
+   * id of the widget that created it.
    */
   sessionOnly?: boolean;
   noPlacement?: boolean;
-  logs?: string[][];
+  logs?: Array<{ widget: string; lines: string[] }>;
 }
 
 /** The global `mermaid` mkdocs-material draws diagrams with (assets/mermaid-shim.js sets it). */

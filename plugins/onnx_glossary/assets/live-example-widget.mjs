@@ -432,7 +432,7 @@ async function createSession(root, { example, downloaded, choice, pinned }, glob
   }, globals);
   showPlacement(root, created.placement, created.backend);
   const logs = hooks().logs;
-  if (Array.isArray(logs) && created.lines) logs.push(created.lines);
+  if (Array.isArray(logs) && created.lines) logs.push({ widget: root.id, lines: created.lines });
   const threads = String(created.ort.env.wasm.numThreads);
   root.dataset.backend = created.backend;
   root.dataset.threads = threads;
