@@ -11,15 +11,14 @@ which the test reads with its own parser below (not the widget's).
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .sitebuild import REPO, YML_WITH_MODELS, Built, build_site, term, write_project
-from .support.browser import PageProbe, StaticServer, launch, wait_until
+from .sitebuild import REPO, Built, cards_site
+from .support.browser import PageProbe, StaticServer, choose_backend, launch, wait_until
 from .support.placement import BASELINE_WASM
 
 pytestmark = pytest.mark.browser
@@ -90,16 +89,7 @@ def marked_webgpu(built: Built, name: str) -> set[str]:
 def cards(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticServer]:
     """A site whose one page holds a card of every shipped model: one document, so each
     runtime starts once for all of them (a page per model took four times as long)."""
-    root = tmp_path_factory.mktemp("placement-cards")
-    for name in MODELS:
-        shutil.copytree(REPO / "models" / name, root / "models" / name,
-                        ignore=shutil.ignore_patterns("export.py", "__pycache__"))
-    embeds = "".join(f"[[live-example: {name}]]\n\n" for name in MODELS)
-    config = write_project(root, {"t": term("T")},
-                           docs={"index.md": "# Home\n", "cards.md": "# Cards\n\n" + embeds},
-                           yml=YML_WITH_MODELS.format(node_modules=REPO / "node_modules", extra=""))
-    built = build_site(config, strict=True, site_dir=root / "site")
-    assert not built.aborted, built.warnings
+    built = cards_site(tmp_path_factory.mktemp("placement-cards"), MODELS)
     with StaticServer(Path(built.site), PREFIX) as running:
         yield running
 
@@ -150,14 +140,6 @@ def open_widget(context: Any, server: StaticServer, path: str) -> tuple[Any, Pag
     return page, probe
 
 
-def choose(page: Any, backend: str, root: str = WIDGET) -> None:
-    """Pick a backend on a widget's "Run on" switch (inside its folded record)."""
-    record = root + ' [data-le="record"]'
-    if page.get_attribute(record, "open") is None:
-        page.click(record + " > summary")
-    page.check(f'{root} input[data-le-backend][value="{backend}"]')
-
-
 def assert_clean(probe: PageProbe) -> None:
     assert probe.errors == []
     assert set(probe.warnings) <= BROWSER_WARNINGS, probe.warnings
@@ -177,7 +159,7 @@ def on_webgpu(gpu: Any, cards: StaticServer) -> dict[str, dict]:
     page, probe = open_widget(gpu, cards, "cards/")
     page.evaluate(HOOKS)
     for name in MODELS:
-        choose(page, "wasm" if name in WASM_ONLY else "webgpu", f'{WIDGET}[data-model-url*="/{name}/"]')
+        choose_backend(page, "wasm" if name in WASM_ONLY else "webgpu", f'{WIDGET}[data-model-url*="/{name}/"]')
     shown = press_all(page)
     assert_clean(probe)
     page.close()
@@ -268,7 +250,7 @@ def test_the_capture_adds_no_console_message_and_the_pages_own_pass_through(
 ) -> None:
     page = linear
     probe = PageProbe(server.origin).attach(page)
-    choose(page, "webgpu")
+    choose_backend(page, "webgpu")
     page.evaluate(TICKER)
     page.click(RUN)  # a whole Run: the session, the first run, the timed runs
     settle(page)
@@ -304,7 +286,7 @@ def test_the_shape_sweep_of_linear_shows_both_tables(
         probe = PageProbe(server.origin).attach(page)
     else:
         page, probe = open_widget(cpu, server, "models/linear/")
-    choose(page, backend)
+    choose_backend(page, backend)
     before = page.evaluate("window.onnxLiveExample.stats.sessionsCreated")
     page.click(WIDGET + ' button[data-action="sweep"]')
     settle(page, "sweep")
@@ -330,7 +312,7 @@ def test_the_shape_sweep_of_linear_shows_both_tables(
 def test_both_backends_side_by_side(linear: Any, server: StaticServer) -> None:
     page = linear
     probe = PageProbe(server.origin).attach(page)
-    choose(page, "auto")
+    choose_backend(page, "auto")
     page.click(WIDGET + ' button[data-action="both"]')
     settle(page, "both")
     box = WIDGET + ' [data-le="both"]'
