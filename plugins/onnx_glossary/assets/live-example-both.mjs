@@ -20,6 +20,10 @@ import { closeSession, openSession } from "./live-example-session.mjs";
 /** The backends, in the order they run, and how the table names them. */
 export const BACKENDS = Object.freeze([["webgpu", "WebGPU"], ["wasm", "WebAssembly"]]);
 
+/** The table's columns after the backend's name (rowCells gives a row's cells in this order). */
+export const COLUMNS = Object.freeze(["session start", "first run", "median", "p90", "runs",
+  "reference"]);
+
 /**
  * One backend's row: its timings and verdict, or why it did not run.
  * `withStart`: the session was its runtime's first on the page, and started it too.
@@ -54,8 +58,7 @@ export async function runBoth(root, steps) {
   const box = needPart(root, "both");
   box.hidden = false;
   box.dataset.state = "running";
-  const body = needPart(box, "both-rows");
-  body.replaceChildren();
+  const body = newBody(needPart(box, "both-table"));
   const say = (/** @type {string} */ text) => setText(box, "both-state", text);
   try {
     for (const [backend, name] of BACKENDS) {
@@ -123,6 +126,24 @@ async function timed(root, steps, prepared, globals) {
 }
 
 /**
+ * The table emptied, with its head, and its new body.
+ * @param {HTMLElement} element
+ */
+function newBody(element) {
+  const table = /** @type {HTMLTableElement} */ (element);
+  for (const section of [...table.tHead ? [table.tHead] : [], ...table.tBodies]) section.remove();
+  const head = table.createTHead().insertRow();
+  for (const name of ["backend", ...COLUMNS]) {
+    const cell = document.createElement("th");
+    cell.scope = "col";
+    cell.textContent = name;
+    head.append(cell);
+  }
+  return table.createTBody();
+}
+
+/**
+ * One backend's row; each cell titled with its column (a phone shows a card per backend).
  * @param {string} name
  * @param {BothRow} row
  */
@@ -134,11 +155,12 @@ function rowElement(name, row) {
   head.textContent = name;
   line.append(head);
   const cells = rowCells(row);
-  for (const text of cells) {
+  cells.forEach((text, at) => {
     const cell = document.createElement("td");
     cell.textContent = text;
+    if (cells.length > 1) cell.dataset.title = COLUMNS[at];
     line.append(cell);
-  }
+  });
   if (cells.length === 1) /** @type {HTMLTableCellElement} */ (line.lastChild).colSpan = 6;
   return line;
 }

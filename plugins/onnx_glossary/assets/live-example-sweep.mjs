@@ -120,7 +120,8 @@ export function sweepReading(backend, spec, exported, pinned) {
   }
   if (!fixed.length) {
     return "On this device, as exported, the first call at " + sizes(free, later) + " took " +
-      worst(free) + " (work done for the new shape), and pinning the axis removed it.";
+      worst(free) + " (work done for the new shape), and pinning " +
+      (spec.dims.length > 1 ? "the axes" : "the axis") + " removed it.";
   }
   return "On this device the first call at " + sizes(free, later) + " took " + worst(free) +
     " as exported (work done for the new shape), and the pinned sessions paid on their " +

@@ -56,12 +56,9 @@ function fillNodes(fold, placement) {
   body.replaceChildren();
   fold.hidden = false;
   const providers = Object.entries(placement.providers).sort((a, b) => a[1] - b[1]);
+  // The runtime lists the nodes one by one only when it splits them between providers.
   if (!placement.listed) {
-    if (summary) summary.textContent = "Which nodes";
-    const note = document.createElement("p");
-    note.textContent = "The runtime lists the nodes one by one only when it splits them " +
-      "between providers; here it did not.";
-    body.append(note);
+    fold.hidden = true;
     return;
   }
   if (summary) summary.textContent = "Every node (" + placement.nodes.length + ")";
