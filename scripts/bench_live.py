@@ -195,28 +195,39 @@ def overhead(browser, url: str, runs: int) -> tuple[float, float, int]:  # type:
     return widget, bare, sum(len(p["bare"]) for p in pairs)
 
 
+#: The runtime's verbose lines the widget's taps have kept and dropped on the page so far.
+CAPTURED = "() => ({ ...window.onnxLiveExample.captured })"
+
+
 def capture_cost(browser, url: str, runs: int, backend: str | None = None  # type: ignore[no-untyped-def]
-                 ) -> tuple[float, float]:
+                 ) -> tuple[float, float, float]:
     """The widget's median per run (ms) with the placement capture and without it: Runs of one
-    page alternating between the two (after one Run that warms the page up), medians of each."""
+    page alternating between the two (after one Run that warms the page up), medians of each;
+    and the median number of lines a Run with the capture dropped while it ran (after its
+    session was created: those the runtime logs on every run)."""
     page = browser.new_context().new_page()
     page.goto(url, wait_until="load")
     page.wait_for_selector(WIDGET_RUN + ":not([disabled])")
     if backend:
         choose_backend(page, backend)
     medians: dict[bool, list[float]] = {True: [], False: []}
+    dropped: list[int] = []
     for number in range(2 * runs + 1):
         capture = number % 2 == 0
         page.evaluate("(off) => { window.onnxLiveExample.noPlacement = off; }", not capture)
+        before = page.evaluate(CAPTURED)
         page.click(WIDGET_RUN)
         page.wait_for_selector('[data-live-example][data-state="done"]', timeout=300_000)
+        after = page.evaluate(CAPTURED)
+        if capture:  # a creation's own lines are kept (and dropped): the rest came while running
+            dropped.append((after["dropped"] - before["dropped"]) - (after["kept"] - before["kept"]))
         placed = page.get_attribute("[data-live-example]", "data-placement")
         if (placed is not None) != capture:
             raise SystemExit(f"{url}: the capture was {'off' if capture else 'on'} against the hook")
         if number:
             medians[capture].append(float(page.get_attribute("[data-live-example]", "data-median-ms")))
     page.context.close()
-    return statistics.median(medians[True]), statistics.median(medians[False])
+    return statistics.median(medians[True]), statistics.median(medians[False]), statistics.median(dropped)
 
 
 def python_median(model: Path, reference: dict, runs: int) -> float:
@@ -278,7 +289,10 @@ def live_figures(m: dict[str, float], widget_ms: float, bare_ms: float, largest:
     }
 
 
-def capture_figures(m: dict[str, float], wasm: tuple[float, float], webgpu: tuple[float, float],
+Cost = tuple[float, float, float]
+
+
+def capture_figures(m: dict[str, float], wasm: Cost, webgpu: Cost,
                     largest: str) -> dict[str, dict[str, object]]:
     """The capture's figures: each a ratio of the widget with it to the widget without it."""
     fig, ratio = bench_record.figure, bench_record.ratio
@@ -297,17 +311,16 @@ def capture_figures(m: dict[str, float], wasm: tuple[float, float], webgpu: tupl
     }
 
 
-def print_capture(m: dict[str, float], wasm: tuple[float, float], webgpu: tuple[float, float],
-                  largest: str, runs: int) -> None:
+def print_capture(m: dict[str, float], wasm: Cost, webgpu: Cost, largest: str, runs: int) -> None:
     print("\nThe placement capture against the same widget without it (`noPlacement`):\n")
-    print("| measurement | without | with | ratio |")
-    print("|---|---:|---:|---:|")
+    print("| measurement | without | with | ratio | log lines dropped while running, a Run |")
+    print("|---|---:|---:|---:|---:|")
     print(f"| Cold Run to verified result, linear (fresh profiles, interleaved) "
-          f"| {m['cold-bare']:.3f} s | {m['cold']:.3f} s | {m['cold'] / m['cold-bare']:.3f} |")
+          f"| {m['cold-bare']:.3f} s | {m['cold']:.3f} s | {m['cold'] / m['cold-bare']:.3f} | |")
     print(f"| Median per run, {largest}, WASM ({runs} Runs each, alternating) "
-          f"| {wasm[1]:.3f} ms | {wasm[0]:.3f} ms | {wasm[0] / wasm[1]:.3f} |")
+          f"| {wasm[1]:.3f} ms | {wasm[0]:.3f} ms | {wasm[0] / wasm[1]:.3f} | {wasm[2]:.0f} |")
     print(f"| Median per run, linear, software WebGPU ({runs} Runs each, alternating) "
-          f"| {webgpu[1]:.3f} ms | {webgpu[0]:.3f} ms | {webgpu[0] / webgpu[1]:.3f} |")
+          f"| {webgpu[1]:.3f} ms | {webgpu[0]:.3f} ms | {webgpu[0] / webgpu[1]:.3f} | {webgpu[2]:.0f} |")
 
 
 def main() -> None:

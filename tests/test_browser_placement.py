@@ -251,10 +251,16 @@ def test_the_capture_adds_no_console_message_and_the_pages_own_pass_through(
     page = linear
     probe = PageProbe(server.origin).attach(page)
     choose_backend(page, "webgpu")
+    before = page.evaluate("() => ({ ...window.onnxLiveExample.captured })")
     page.evaluate(TICKER)
     page.click(RUN)  # a whole Run: the session, the first run, the timed runs
     settle(page)
     ticks = page.evaluate("() => { clearInterval(window.ticker); return window.ticks; }")
+    after = page.evaluate("() => ({ ...window.onnxLiveExample.captured })")
+    # The WebGPU provider logged while the session ran (a line per shader it started), and the
+    # taps dropped those lines too, beyond the creation's own.
+    kept, dropped = after["kept"] - before["kept"], after["dropped"] - before["dropped"]
+    assert kept > 100 and dropped > kept, (kept, dropped)
     page.wait_for_timeout(200)  # the console's last messages reach the test
     state = page.eval_on_selector(WIDGET, "(root) => ({ ...root.dataset })")
     assert state["state"] == "done" and state["match"] == "true"

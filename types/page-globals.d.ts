@@ -7,6 +7,8 @@ interface OnnxLiveExample {
   init: () => void;
   /** Test hook, set by the widget module: sessions created and released on this page. */
   stats?: { sessionsCreated: number; sessionsReleased: number };
+  /** Test hook, set by the widget module: the runtime's verbose lines its taps kept and dropped. */
+  captured?: { kept: number; dropped: number };
   /**
    * Set by a page (the benchmark's bare loop): called after the widget's timings with the
    * session, its feeds and the timings, before the session is released.

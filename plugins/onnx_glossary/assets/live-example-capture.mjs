@@ -32,6 +32,9 @@ const LEVELS = /** @type {const} */ (["log", "error"]);
 
 /** @typedef {(...args: unknown[]) => void} ConsoleFunction */
 
+/** How many lines of verbose sessions the taps kept and dropped (the test hook `captured`). */
+export const counts = { kept: 0, dropped: 0 };
+
 let sessions = 0;
 /** @type {{ id: string, lines: string[] } | null} the session being created, if its log is wanted */
 let listening = null;
@@ -98,8 +101,14 @@ function tapOf(original) {
       if (text.includes(LOG_ID)) {
         const parsed = logLine(text);
         if (parsed && parsed.logId.startsWith(LOG_ID)) {
-          if (listening && parsed.logId === listening.id) listening.lines.push(text);
-          if (HIDDEN.has(parsed.severity)) return;
+          if (listening && parsed.logId === listening.id) {
+            listening.lines.push(text);
+            counts.kept += 1;
+          }
+          if (HIDDEN.has(parsed.severity)) {
+            counts.dropped += 1;
+            return;
+          }
         }
       }
       original.apply(this, args);

@@ -20,9 +20,11 @@
  * Test hooks: window.onnxLiveExample.stats counts the sessions created and released; a page
  * may set window.onnxLiveExample.afterTimings to an async function, called with the session,
  * its feeds and the widget's timings before the session is released (the benchmark's bare
- * loop uses it), and sessionOnly, noPlacement and logs (types/page-globals.d.ts).
+ * loop uses it); window.onnxLiveExample.captured counts the runtime's verbose lines the console
+ * taps kept and dropped; and sessionOnly, noPlacement and logs (types/page-globals.d.ts).
  */
 import { runBoth } from "./live-example-both.mjs";
+import { counts } from "./live-example-capture.mjs";
 import { clearCache, fileBytes, prepareWasm, showCacheLine } from "./live-example-cache.mjs";
 import * as core from "./live-example-core.mjs";
 import { needPart, part, setState, setText } from "./live-example-dom.mjs";
@@ -115,6 +117,9 @@ import { showPlacement } from "./live-example-where.mjs";
 // The runtime sits in <site>/assets/ort/, next to this module's folder (<site>/assets/onnx_glossary/).
 const ORT_BASE = new URL("../ort/", import.meta.url).href;
 
+/** The folded record's tools: the shape sweep, both backends side by side. */
+const TOOLS = 'button[data-action="sweep"], button[data-action="both"]';
+
 /** The data attributes a Run sets, cleared when the next one starts. */
 const RESULT_KEYS = [
   "backend", "threads", "maxAbsDiff", "match", "medianMs", "sample", "placement",
@@ -126,7 +131,10 @@ const RESULT_KEYS = [
 const examples = new Map();
 /** @type {Map<string, Promise<BackendChoice>>} */
 const choices = new Map();
-if (globalThis.onnxLiveExample) globalThis.onnxLiveExample.stats = stats;
+if (globalThis.onnxLiveExample) {
+  globalThis.onnxLiveExample.stats = stats;
+  globalThis.onnxLiveExample.captured = counts;
+}
 
 /**
  * One Run, as the reader sees it happen: the checked result first, the timings after it.
@@ -244,7 +252,7 @@ function hooks() {
  * @param {WidgetRoot} root
  */
 function resetUi(root) {
-  runButton(root).disabled = true;
+  setBusy(root, true);
   for (const key of RESULT_KEYS) delete root.dataset[key];
   needPart(root, "error").hidden = true;
   for (const name of ["shipped-title", "shipped"]) {
@@ -645,8 +653,20 @@ function showError(root, error) {
  */
 function release(root) {
   delete needPart(root, "progress").dataset.active;
-  runButton(root).disabled = false;
+  setBusy(root, false);
   showCacheLine(root);
+}
+
+/**
+ * While the runtime works for this widget (a Run, the sweep, both backends), its buttons wait.
+ * @param {WidgetRoot} root
+ * @param {boolean} working
+ */
+function setBusy(root, working) {
+  runButton(root).disabled = working;
+  /** @type {NodeListOf<HTMLButtonElement>} */
+  const tools = root.querySelectorAll(TOOLS);
+  for (const tool of tools) tool.disabled = working;
 }
 
 /* -- helpers of the steps ------------------------------------------------------------------ */
@@ -748,7 +768,7 @@ export function init() {
   for (const root of roots) {
     if (root.dataset.ready) continue;
     root.dataset.ready = "true";
-    runButton(root).disabled = false;
+    setBusy(root, false);
     initInputs(root);
     // What the Run button needs first, done now: import this page's own example.mjs (a few
     // kB, the code the page shows, which imports no runtime until Run) and let it choose the
@@ -779,9 +799,9 @@ document.addEventListener("click", (event) => {
   if (target.closest('button[data-action="remove-row"]')) changeRows(root, -1);
   if (target.closest('button[data-action="clear-cache"]')) clearCache(root);
   /** @type {HTMLButtonElement | null} */
-  const tool = target.closest('button[data-action="sweep"], button[data-action="both"]');
+  const tool = target.closest(TOOLS);
   if (tool && !tool.disabled && !runButton(root).disabled) {
-    runButton(root).disabled = true;
+    setBusy(root, true);
     (tool.dataset.action === "sweep" ? runSweep : runBoth)(root, steps);
   }
   /** @type {HTMLElement | null} */
