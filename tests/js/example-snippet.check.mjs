@@ -105,9 +105,9 @@ describe("drawingToInput", () => {
       new Array(64).fill(16));
   });
   test("the same shape, drawn small or large, anywhere, gives the same numbers", () => {
-    const small = drawing.drawingToInput(imageData(256, 256, [[10, 10, 18, 74]]));
-    const large = drawing.drawingToInput(imageData(256, 256, [[150, 40, 174, 232]]));
-    assert.deepEqual(small, large);
+    const drawnSmall = drawing.drawingToInput(imageData(256, 256, [[10, 10, 18, 74]]));
+    const drawnLarge = drawing.drawingToInput(imageData(256, 256, [[150, 40, 174, 232]]));
+    assert.deepEqual(drawnSmall, drawnLarge);
   });
   test("a tall bar: cropped, longer side scaled to 32, centred, aspect kept", () => {
     // 8 wide, 64 tall -> 4 x 32 in the bitmap, centred: columns 14..17 -> blocks 3 and 4 half.
