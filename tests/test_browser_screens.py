@@ -7,6 +7,7 @@ Model pages are checked before Run; the widget's layout after Run is tested with
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
