@@ -8,7 +8,7 @@ import {
   TIMING, cacheKey, cacheText, checkText, compare, compareOutputs, downloadText, errorMessage,
   fetchBytes, formatBytes, formatDims, formatMs, formatValue, formatValues, median,
   openResponse, countingResponse, percentile, progressSummary, runtimeFile, sameBytes, sameDims,
-  staleKeys, timeRuns, timingsText, toNumbers,
+  staleKeys, timeRuns, timingsText, toNumbers, clockStep,
 } from "../../plugins/onnx_glossary/assets/live-example-core.mjs";
 
 describe("median", () => {
@@ -243,13 +243,30 @@ describe("timeRuns", () => {
     assert.equal(result.group, TIMING.maxGroup);
     assert.deepEqual(result.times, [0, 0, 0, 0]);
   });
-  test("a clock that jumps before the first run still gives groups of one run", async () => {
+  test("a clock that jumps at every reading still ends, in small groups", async () => {
     let clock = 0;
-    const now = () => (clock += 10); // every reading is 10 ms later
+    const now = () => (clock += 10); // every reading is 10 ms later: a 10 ms step
     const result = await timeRuns(async () => "out", now, timing);
-    assert.equal(result.group, 1);
+    assert.ok(result.group >= 1 && result.group <= 5, String(result.group));
     assert.equal(result.outputs, "out");
-    assert.ok(result.times.length >= TIMING.minRuns && result.times.every((t) => t === 10));
+    assert.ok(result.times.length >= TIMING.minRuns && result.times.every((t) => t > 0));
+  });
+  test("a clock of 1 ms steps: groups last 20 ms, so a 0.05 ms run is not timed as 0", async () => {
+    let clock = 0; // the true time; the page reads it in whole milliseconds
+    let reads = 0;
+    const now = () => Math.floor(reads++ % 50 === 0 ? (clock += 1) : clock);
+    const runOnce = async () => { clock += 0.05; return 1; };
+    const result = await timeRuns(runOnce, now, timing);
+    assert.ok(result.group >= 200, String(result.group)); // 20 ms of 0.05 ms runs, at least
+    const middle = median(result.times);
+    assert.ok(middle > 0.03 && middle < 0.08, String(middle));
+  });
+  test("the clock's step: 0.1 ms, 1 ms, and 0 for a clock that does not move", () => {
+    let t = 0;
+    assert.ok(Math.abs(clockStep(() => (t += 0.1)) - 0.1) < 1e-9);
+    let u = 0;
+    assert.equal(clockStep(() => Math.floor((u += 0.01))), 1);
+    assert.equal(clockStep(() => 5), 0);
   });
   test("the timings line: first run, median, p90 and every timed run counted", () => {
     assert.equal(timingsText({ createMs: 471.2, firstMs: 9.4, times: [0.05, 0.04, 0.03], group: 8 }),

@@ -58,6 +58,8 @@ export const TIMING = Object.freeze({
   budgetMs: 3000, // ...within this time once the group size is known
   // Without cross-origin isolation the page clock ticks in 0.1 ms steps: a fast model is timed
   // in groups of runs that together last at least this long (at most maxGroup runs a group).
+  // A coarser clock (WebKit's reads 1 ms steps here, where a 0.2 MB model's runs were timed
+  // as "0.00 ms") gets groups of at least TICKS_PER_GROUP of its steps; see timeRuns.
   groupMs: 2,
   maxGroup: 100,
   calibrations: 3, // tries at the group size (a slow model needs only one)
@@ -242,6 +244,31 @@ export function checkText({ maxAbs, pass, note, onnxruntime, atol, rtol }) {
     (pass ? "match" : "MISMATCH") + " (atol " + atol + ", rtol " + rtol + ")";
 }
 
+/** How many of the clock's steps a timed group lasts at least (so a step is 5 % of it). */
+const TICKS_PER_GROUP = 20;
+/** The most a coarse clock may lengthen the groups (2 ms to 50 ms). */
+const MAX_STRETCH = 25;
+
+/**
+ * The clock's step in ms: the smallest change seen in three changes of `now()`, or 0 when it
+ * did not change within a bounded number of readings (a stopped or fake clock).
+ * @param {() => number} now
+ */
+export function clockStep(now) {
+  let smallest = Infinity;
+  let changes = 0;
+  let last = now();
+  for (let reads = 0; changes < 3 && reads < 200_000; reads++) {
+    const value = now();
+    if (value !== last) {
+      smallest = Math.min(smallest, value - last);
+      last = value;
+      changes++;
+    }
+  }
+  return changes ? smallest : 0;
+}
+
 /**
  * Time `runOnce` (an async function returning the outputs): the group size first, then up to
  * TIMING.runs groups within the budget. `now` is the clock (performance.now in the page).
@@ -257,6 +284,12 @@ export async function timeRuns(runOnce, now, timing = TIMING) {
   /** @type {T | undefined} */
   let outputs;
   let group = 0;
+  // A group must last many of the clock's steps, whatever the clock: with 1 ms steps, groups
+  // of 2 ms would read 0 or 1 ms (a median of 0.00 ms). The group grows with the step, and so
+  // does its largest size, within the same budget.
+  const step = clockStep(now);
+  const stretch = Math.min(MAX_STRETCH, Math.max(1, step * TICKS_PER_GROUP / timing.groupMs));
+  timing = { ...timing, groupMs: timing.groupMs * stretch, maxGroup: Math.round(timing.maxGroup * stretch) };
   /** @type {number} */
   let started;
   // The group size: how many runs last the group time, the largest of a few tries, so one
