@@ -10,6 +10,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
+SERVE_ADDR ?= 127.0.0.1:8000
 
 FAST := not browser and not wheel and not export
 
@@ -17,7 +18,9 @@ FAST := not browser and not wheel and not export
 	engines clean mediapipe-reference
 
 serve: setup
-	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
+	@echo "make serve: building the site, then serving it on http://$(SERVE_ADDR)/onnx-glossary/"
+	@echo "  (the first build analyses every example model: a minute or two; later ones reuse .cache/)"
+	@$(BIN)/mkdocs serve --dev-addr $(SERVE_ADDR)
 
 build: setup
 	$(BIN)/mkdocs build --strict
@@ -49,30 +52,40 @@ bench: setup chromium
 
 setup: $(VENV)/.installed node_modules/.installed
 
+# Recipes are not echoed (@): a newcomer reads what is being done and how long it takes, and a
+# line that reads like a failure only when something failed.
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11) and "Python 3.11 is needed: run make PYTHON=python3.11")'
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
-	  echo "Could not create $(VENV): on Debian/Ubuntu install python3-venv (apt-get install python3-venv)"; exit 1; }
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $@
+	@test -x $(BIN)/python || { echo "setup: creating the virtual environment $(VENV)"; \
+	  $(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
+	  echo "Could not create $(VENV): on Debian/Ubuntu install python3-venv (apt-get install python3-venv)"; exit 1; }; }
+	@echo "setup: installing the Python packages pinned in pyproject.toml into $(VENV): MkDocs,"
+	@echo "  mkdocs-material, onnx, onnxruntime, numpy, pytest, playwright... About 2 minutes the"
+	@echo "  first time, longer on a slow connection; pip works quietly meanwhile."
+	@$(BIN)/python -m pip install --quiet --upgrade pip
+	@$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $@
+	@echo "setup: Python packages installed"
 
 setup-export: $(VENV)/.installed-export
 
 # torch is pinned ==2.13.0 in pyproject.toml: a looser pin pulls a multi-GB CUDA build.
 $(VENV)/.installed-export: $(VENV)/.installed
-	$(BIN)/python -m pip install --quiet -e '.[test,export]'
-	touch $@
+	@echo "setup: installing the export extra into $(VENV) (torch 2.13.0 CPU, scikit-learn, skl2onnx):"
+	@echo "  a few minutes the first time"
+	@$(BIN)/python -m pip install --quiet -e '.[test,export]'
+	@touch $@
 
 # ProperDocs and Zensical, each in its own virtual environment so that their pins never meet.
 HOSTS := .venv-hosts
 setup-hosts: $(HOSTS)/properdocs/.installed $(HOSTS)/zensical/.installed
 
 $(HOSTS)/%/.installed: pyproject.toml
-	test -x $(HOSTS)/$*/bin/python || $(PYTHON) -m venv $(HOSTS)/$*
-	$(HOSTS)/$*/bin/python -m pip install --quiet --upgrade pip
-	$(HOSTS)/$*/bin/python -m pip install --quiet -e '.[$*]'
-	touch $@
+	@echo "setup: installing $* into $(HOSTS)/$* (for the test that builds with every host): about a minute"
+	@test -x $(HOSTS)/$*/bin/python || $(PYTHON) -m venv $(HOSTS)/$*
+	@$(HOSTS)/$*/bin/python -m pip install --quiet --upgrade pip
+	@$(HOSTS)/$*/bin/python -m pip install --quiet -e '.[$*]'
+	@touch $@
 
 # TensorFlow (tensorflow-cpu, tf2onnx) gets its own environment: its numpy/protobuf pins need
 # not agree with torch's. Only models whose export.py says EXPORT_VENV = ".venv-tf" use it.
@@ -80,11 +93,12 @@ TF_VENV := .venv-tf
 setup-tf: $(TF_VENV)/.installed-tf
 
 $(TF_VENV)/.installed-tf: pyproject.toml
-	test -x $(TF_VENV)/bin/python || $(PYTHON) -m venv $(TF_VENV) || { rm -rf $(TF_VENV); \
+	@echo "setup: installing TensorFlow (tensorflow-cpu, tf2onnx) into $(TF_VENV): a few minutes the first time"
+	@test -x $(TF_VENV)/bin/python || $(PYTHON) -m venv $(TF_VENV) || { rm -rf $(TF_VENV); \
 	  echo "Could not create $(TF_VENV): on Debian/Ubuntu install python3-venv"; exit 1; }
-	$(TF_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(TF_VENV)/bin/python -m pip install --quiet -e '.[tf]'
-	touch $@
+	@$(TF_VENV)/bin/python -m pip install --quiet --upgrade pip
+	@$(TF_VENV)/bin/python -m pip install --quiet -e '.[tf]'
+	@touch $@
 
 # MediaPipe's own answers on the sample photos (models/_photos/mediapipe_reference.json), which
 # the export tests compare the MediaPipe models' re-exports with. mediapipe 0.10.14 needs
@@ -101,8 +115,12 @@ $(MP_VENV)/.installed: models/_photos/requirements-mediapipe.txt
 
 node_modules/.installed: package.json package-lock.json
 	@command -v npm >/dev/null 2>&1 || { echo "npm not found: install Node.js 20 with npm"; exit 1; }
-	npm ci --no-audit --no-fund --loglevel=error
-	touch $@
+	@echo "setup: installing the npm packages pinned in package-lock.json into node_modules:"
+	@echo "  onnxruntime-web (the site's runtime), the JavaScript linters, the test tools. About a"
+	@echo "  minute the first time, longer on a slow connection."
+	@npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+	@echo "setup: npm packages installed"
 
 # Debian's Chromium, driven by Python playwright (playwright's own browser download cannot
 # work offline). Installing needs root, or sudo.

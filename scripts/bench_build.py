@@ -178,7 +178,7 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def _config(nav: str, plugins: str, extra: str = "") -> str:
-    return (f"site_name: Bench\nsite_url: https://example.github.io/bench/\n{THEME}{nav}"
+    return (f"site_name: Bench\nsite_url: https://docs.team.example/bench/\n{THEME}{nav}"
             f"plugins:\n{plugins}{EXTENSIONS}validation:\n  omitted_files: ignore\n{extra}")
 
 

@@ -28,6 +28,7 @@ class Built:
     warnings: list[str] = field(default_factory=list)
     aborted: bool = False
     plugin: Any = None  # the glossary plugin instance that built it
+    site_url: str | None = None  # as configured (the real site's comes from SITE_URL or its default)
 
     def ours(self) -> list[str]:
         """The plugin's own warnings, without MkDocs' plugin-name prefix."""
@@ -65,7 +66,7 @@ def build_site(config_file: Path, *, strict: bool = False, site_dir: Path | None
             config.plugins.on_shutdown()
     finally:
         logger.removeHandler(handler)
-    return Built(site, handler.messages, aborted, config.plugins.get("glossary"))
+    return Built(site, handler.messages, aborted, config.plugins.get("glossary"), config.site_url)
 
 
 def variant_config(root: Path, **options: object) -> Path:
@@ -86,8 +87,8 @@ def variant_config(root: Path, **options: object) -> Path:
 
 MKDOCS_YML = """\
 site_name: Tiny glossary
-site_url: https://example.github.io/repo/
-repo_url: https://github.com/example/repo
+site_url: https://docs.team.example/repo/
+repo_url: https://git.team.example/repo
 edit_uri: edit/main/docs/
 theme:
   name: material
@@ -141,7 +142,7 @@ def term(title: str, category: str = "Cat A", *, extra: str = "", body: str = "B
 
 YML_WITH_MODELS = """\
 site_name: Models
-site_url: https://example.github.io/repo/
+site_url: https://docs.team.example/repo/
 theme:
   name: material
   font: false

@@ -85,3 +85,23 @@ def test_first_tap_shows_the_short_answer_second_tap_follows(browser, server: St
     page.wait_for_url("**/glossary/operator/", timeout=10000)
     assert probe.errors == [] and probe.other_origin == []
     page.context.close()
+
+
+@pytest.mark.parametrize(("path", "chips"), [("glossary/", "#by-category ~ ul.gl-chips"),
+                                             ("glossary/webgpu/", ".gl-mentions ul.gl-chips")])
+def test_a_term_chip_shows_its_short_answer_on_focus_and_on_hover(browser, server: StaticServer,
+                                                                  path: str, chips: str) -> None:
+    page, probe = open_page(browser, server, path)
+    first, last = page.locator(f"{chips} {TERM_LINK}").first, page.locator(f"{chips} {TERM_LINK}").last
+    tooltip = page.locator(".md-tooltip2--active")
+    for chip, act in ((first, "focus"), (last, "hover")):
+        chip.scroll_into_view_if_needed()
+        getattr(chip, act)()
+        slug = chip.get_attribute("href").rstrip("/").rsplit("/", 1)[1]
+        tooltip.wait_for(state="visible", timeout=5000)
+        assert tooltip.inner_text().strip() == short_answer(slug), act
+        chip.blur()
+        page.mouse.move(0, 0)
+        tooltip.wait_for(state="hidden", timeout=5000)
+    assert probe.errors == [] and probe.other_origin == []
+    page.context.close()

@@ -90,7 +90,7 @@ def test_the_extension_alone_renders_the_plugins_widget(real_site: Built, tmp_pa
                                   models_dir=str(REPO / "models"),
                                   node_modules=str(REPO / "node_modules"),
                                   cache_dir=str(tmp_path / "cache"),
-                                  site_url="https://example.github.io/onnx-glossary/")
+                                  site_url="https://docs.team.example/onnx-glossary/")
     html = markdown.Markdown(extensions=[extension, "attr_list", "md_in_html"]).convert(
         "[[live-example: linear]]\n")
     alone = widget_attributes(html)

@@ -151,6 +151,22 @@ def test_home_and_term_page_load_without_errors(engine: Engine, servers, path: s
     assert engine.errors() == []
 
 
+def test_the_home_title_is_one_line_at_a_phones_width_and_a_laptops(engine: Engine, servers) -> None:
+    """Firefox 153 put the title's hidden permalink on a second line at 360 px (83 px tall
+    instead of 42); a page's title has no permalink now, in every engine."""
+    heights = {}
+    for width in (360, 390, 1280):
+        engine.open(servers["plain"].url, viewport=(width, 844))
+        heights[width] = engine.evaluate(
+            "(() => { const h = document.querySelector('article h1');"
+            " return [h.getBoundingClientRect().height, parseFloat(getComputedStyle(h).lineHeight),"
+            " h.querySelectorAll('.headerlink').length, getComputedStyle(h.querySelector('.headerlink') || h).display] })()")
+    for width, (height, line, links, display) in heights.items():
+        assert height <= 1.2 * line, (width, height, line)
+        assert links == 0 or display == "none", width
+    assert engine.errors() == []
+
+
 def test_errors_are_seen_in_every_engine(engine: Engine, servers) -> None:
     """The error checks above can fail: a console error, an uncaught error and a blocked
     inline script (the site's Content-Security-Policy applies in each engine) all show up."""

@@ -125,7 +125,7 @@ def test_markdown_extension_alone_loads_the_glossary_itself(caplog: pytest.LogCa
     md = markdown.Markdown(extensions=["onnx_glossary"], extension_configs={"onnx_glossary": {
         "glossary_dir": str(REPO / "glossary"), "models_dir": str(REPO / "models"),
         "node_modules": str(REPO / "node_modules"), "cache_dir": str(REPO / ".cache/onnx-glossary"),
-        "site_url": "https://example.github.io/onnx-glossary/"}})
+        "site_url": "https://docs.team.example/onnx-glossary/"}})
     html = md.convert("See the [opset](glossary/opset.md).\n\n[[model-card: linear]]\n\n"
                       "[[model-card: nope]]\n")
     assert 'class="gl-term" title="An opset' in html
@@ -193,7 +193,7 @@ def test_every_embed_renders_alone_as_under_the_plugin(real_site: Built, tmp_pat
     widget of every page with an embed, hand-written or generated, the plugin's attributes."""
     options = {"glossary_dir": str(REPO / "glossary"), "models_dir": str(REPO / "models"),
                "node_modules": str(REPO / "node_modules"), "cache_dir": str(tmp_path / "cache"),
-               "site_url": "https://example.github.io/onnx-glossary/"}
+               "site_url": "https://docs.team.example/onnx-glossary/"}
     site = markdown_ext.load_site(Options.from_values(options, REPO))
     texts = {p.relative_to(REPO / "docs").as_posix(): p.read_text(encoding="utf-8")
              for p in (REPO / "docs").rglob("*.md")}

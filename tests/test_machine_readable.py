@@ -79,7 +79,7 @@ def check_llms_txt(built: Built, site_url: str | None) -> dict[str, list[re.Matc
 
 
 def test_llms_txt_lists_every_term_and_model_with_its_page_description(real_site: Built) -> None:
-    found = check_llms_txt(real_site, "https://example.github.io/onnx-glossary/")
+    found = check_llms_txt(real_site, real_site.site_url)
     assert list(found) == ["Glossary", "Models"]
     slugs = sorted(p.stem for p in (REPO / "glossary").glob("*.md"))
     assert sorted(m["url"].rstrip("/").rsplit("/", 1)[1] for m in found["Glossary"]) == slugs
@@ -89,7 +89,8 @@ def test_llms_txt_lists_every_term_and_model_with_its_page_description(real_site
 
 
 def test_index_json_ld_is_the_set_of_terms(real_site: Built) -> None:
-    site_url = "https://example.github.io/onnx-glossary/"
+    site_url = real_site.site_url
+    assert site_url and site_url.endswith("/onnx-glossary/")
     head = Head((real_site.site / "glossary" / "index.html").read_text(encoding="utf-8"))
     [term_set] = [item for item in head.json_ld if item.get("@type") == "DefinedTermSet"]
     assert term_set["url"] == site_url + "glossary/"
@@ -105,7 +106,7 @@ def test_index_json_ld_is_the_set_of_terms(real_site: Built) -> None:
 
 def test_without_site_url_urls_are_relative_and_resolve(tmp_path: Path) -> None:
     yml = MKDOCS_YML.format(node_modules=REPO / "node_modules").replace(
-        "site_url: https://example.github.io/repo/\n", "")
+        "site_url: https://docs.team.example/repo/\n", "")
     summary = "Brackets [x] and a\u00a0quote \"q\" & <tags>."
     config = write_project(tmp_path, {"a-b": term("A [b]", summary=summary), "c": term("C")},
                            yml=yml)

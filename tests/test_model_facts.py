@@ -145,7 +145,7 @@ def test_local_functions_are_counted(tmp_path, webgpu):
 
 def test_fixed_input_size_warning(tmp_path):
     facts = analyse(build.ir3_initializers_as_inputs(), tmp_path)
-    assert Finding("note", "Input 'x' has a fixed shape [2, 4]: the model refuses any other size") \
+    assert Finding("note", "Input 'x' has a fixed shape [2, 4]: it takes inputs of that size only") \
         in facts.findings
 
 

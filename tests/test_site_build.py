@@ -141,7 +141,7 @@ def test_term_page_structure(tiny: Built) -> None:
     h2 = [text for tag, text in page.headings if tag == "h2"]
     assert h2 == ["ONNX at a glance", "What is inside an .onnx file?",
                   "What people get wrong about ONNX", "Questions people ask", "Sources",
-                  "Same cluster: AI", "Related terms", "Mentioned on"]
+                  "More in AI", "Related terms", "Mentioned on"]
     assert "Also called <span class=\"gl-alias\">Open Neural Network Exchange</span> or " \
            "<span class=\"gl-alias\">.onnx</span>." in html
     assert '<span class="gl-category">AI</span>' in html
@@ -171,14 +171,24 @@ def test_term_page_structure(tiny: Built) -> None:
 
 
 def mentioned_on(html: str) -> list[tuple[str, str]]:
-    """(href, text) of each link under "Mentioned on"."""
-    section = html.split('id="mentioned-on"')[1].split("</ul>")[0]
+    """(href, text) of each link under "Mentioned on", group after group."""
+    section = html.split('id="mentioned-on"')[1].split("</section>")[0]
     return re.findall(r'<a [^>]*?href="([^"]*)"[^>]*>([^<]*)</a>', section)
 
 
+def mention_groups(html: str) -> list[str]:
+    section = html.split('id="mentioned-on"')[1].split("</section>")[0]
+    return re.findall(r'<p class="gl-chips-label"[^>]*>([^<]*)</p>', section)
+
+
 def test_backlinks_list_terms_and_docs_pages_sorted_once(tiny: Built) -> None:
-    # opset is linked from the home page, from ONNX's mistakes and its body (counted once).
-    assert mentioned_on(tiny.page("glossary/opset")) == [("../../", "Home"), ("../onnx/", "ONNX")]
+    # opset is linked from the home page, from ONNX's mistakes and its body (counted once):
+    # the terms first, as chips with their short answer, then the other pages.
+    opset = tiny.page("glossary/opset")
+    assert mentioned_on(opset) == [("../onnx/", "ONNX"), ("../../", "Home")]
+    assert mention_groups(opset) == ["Terms", "Pages"]
+    terms = opset.split('id="mentioned-on"')[1].split("</ul>")[0]
+    assert '<ul class="gl-chips"' in terms and 'class="gl-term" title="ONNX is an open format' in terms
     # webgpu is only in ONNX's 'related'; the hostile term is linked by nobody.
     assert mentioned_on(tiny.page("glossary/webgpu")) == [("../onnx/", "ONNX")]
     assert 'id="mentioned-on"' not in tiny.page("glossary/hostile")
@@ -186,7 +196,7 @@ def test_backlinks_list_terms_and_docs_pages_sorted_once(tiny: Built) -> None:
 
 def test_edit_link_points_at_the_real_term_file(tiny: Built) -> None:
     page = Page(tiny.page("glossary/onnx"))
-    assert page.link_to("/edit/")["href"] == "https://github.com/example/repo/edit/main/glossary/onnx.md"
+    assert page.link_to("/edit/")["href"] == "https://git.team.example/repo/edit/main/glossary/onnx.md"
 
 
 def tooltip(html: str, href: str) -> tuple[str, str]:
@@ -227,12 +237,16 @@ def test_term_links_carry_the_short_answer_as_tooltip(tiny: Built) -> None:
 def test_index_lists_all_terms_a_to_z_and_by_category(tiny: Built) -> None:
     html = tiny.page("glossary")
     page = Page(html)
-    assert "All 5 terms" in html
+    assert "5 terms in 2 topics" in html
     letters = [link["href"] for link in page.links if (link.get("href") or "").startswith("#letter-")]
     assert letters[:4] == ["#letter-e", "#letter-o", "#letter-w", "#letter-e"]  # jump bar, then TOC
+    assert '<nav class="gl-letters" aria-label="Jump to a letter" style="--gl-letters: 3; --gl-letters-half: 2">' in html
+    # The topics first, each term a chip with its short answer; then A to Z.
     h3 = [text for tag, text in page.headings if tag == "h3"]
-    assert h3[:3] == ["E", "O", "W"]
-    assert "AI (3)" in h3 and "Web (2)" in h3
+    assert h3 == ["AI (3)", "Web (2)", "E", "O", "W"]
+    topics = html.split('id="by-category"')[1].split('id="a-z"')[0]
+    assert topics.count('<ul class="gl-chips"') == 2 and topics.count('class="gl-term"') == 5
+    assert html.index('id="by-category"') < html.index('id="a-z"')
     assert html.index('href="onnx/"') < html.index('href="runtime/"') < html.index('href="opset/"')
     assert "ONNX is an open format for trained models." in html
 
@@ -265,17 +279,17 @@ def test_json_ld_and_seo(tiny: Built) -> None:
     term = types["DefinedTerm"]
     assert term["name"] == "ONNX"
     assert term["alternateName"] == ["Open Neural Network Exchange", ".onnx"]
-    assert term["url"] == "https://example.github.io/repo/glossary/onnx/"
+    assert term["url"] == "https://docs.team.example/repo/glossary/onnx/"
     assert term["inDefinedTermSet"] == {"@type": "DefinedTermSet", "name": "Tiny set",
-                                        "url": "https://example.github.io/repo/glossary/"}
+                                        "url": "https://docs.team.example/repo/glossary/"}
     faq = types["FAQPage"]
     assert [q["name"] for q in faq["mainEntity"]] == ["Is ONNX a runtime?", "Can I quantise it?",
                                                       "What's its opset?"]
     assert faq["mainEntity"][0]["acceptedAnswer"]["text"] == "No. It is a format; ONNX Runtime runs it."
     assert page.meta["description"] == "ONNX is an open format for trained models."
-    assert page.canonical == "https://example.github.io/repo/glossary/onnx/"
+    assert page.canonical == "https://docs.team.example/repo/glossary/onnx/"
     sitemap = (tiny.site / "sitemap.xml").read_text()
-    assert "https://example.github.io/repo/glossary/onnx/" in sitemap
+    assert "https://docs.team.example/repo/glossary/onnx/" in sitemap
 
 
 def test_no_request_to_another_origin_is_built_in(tiny: Built) -> None:
@@ -289,7 +303,7 @@ def test_no_request_to_another_origin_is_built_in(tiny: Built) -> None:
 
 def _snapshot(root: Path) -> dict[str, str]:
     return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for folder in ("docs", "glossary", "models") if (root / folder).exists()
+            for folder in ("docs", "glossary", "models", "diagrams") if (root / folder).exists()
             for p in sorted((root / folder).rglob("*")) if p.is_file()}
 
 

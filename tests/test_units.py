@@ -52,8 +52,11 @@ def test_element_types_match_onnx_enums():
 
 def test_findings_decide_build_level_and_fix_text():
     note = Finding("note", "fixed shape")
+    to_do = Finding("note", "an unnamed free axis", "name it")
     refusal = Finding("refusal", "IR 14 is too new", "use IR 10")
-    assert note.problem("m.onnx") == Problem("m.onnx", None, "fixed shape", level="info")
+    # A fact the page states is no line of a build that went well; a note with a fix is.
+    assert note.problem("m.onnx") == Problem("m.onnx", None, "fixed shape", level="debug")
+    assert to_do.problem("m.onnx") == Problem("m.onnx", None, "an unnamed free axis: name it", level="info")
     assert refusal.problem("m.onnx") == Problem("m.onnx", None, "IR 14 is too new: use IR 10")
     assert (note.fails_build, refusal.fails_build) == (False, True)
 
@@ -274,3 +277,16 @@ def test_load_yaml_refuses_what_it_cannot_build_with_its_line(text, line, what):
         load_yaml(text, first_line=1)
     assert error.value.line == line and what in str(error.value)
 
+
+
+def test_long_identifiers_get_break_points_at_their_joints_and_nowhere_else():
+    from markupsafe import Markup
+    from onnx_glossary.render.environment import identifier_breaks
+
+    assert identifier_breaks("SessionOptions.add_free_dimension_override_by_name") == Markup(
+        "Session<wbr>Options.<wbr>add_<wbr>free_<wbr>dimension_<wbr>override_<wbr>by_<wbr>name")
+    # Short words, tags and attributes stay as they are; plain text is escaped first.
+    html = Markup('see <a href="https://x.org/a_long_path_name/x">onnxruntime.InferenceSession</a>')
+    assert identifier_breaks(html) == Markup(
+        'see <a href="https://x.org/a_long_path_name/x">onnxruntime.<wbr>Inference<wbr>Session</a>')
+    assert identifier_breaks("dim_param & <b>") == Markup("dim_param &amp; &lt;b&gt;")

@@ -1,11 +1,14 @@
-"""The plugin proven outside the repository: its wheel, installed into a fresh virtual environment
-in a temporary folder with no node_modules in reach, follows docs/quickstart.md literally.
+"""The plugin proven outside the repository: installed by the quickstart's own commands, run as
+written (pip builds the wheel from a copy of the repository next to the new folder), into a
+fresh virtual environment in a temporary folder with no node_modules in reach, it follows
+docs/quickstart.md literally.
 
-The quickstart's files are read from the page itself, so the page cannot drift from what works.
+The quickstart's commands and files are read from the page itself, so the page cannot drift
+from what works.
 Python dependencies come from the package index or pip's cache. The browser packages come from
 a "registry" on localhost serving the tarballs `npm pack` takes from npm's own cache, so the
 build downloads, caches and checks them exactly as it would from registry.npmjs.org, without
-the network. The three tests share one venv (about a minute to make) and one filled cache.
+the network. The tests share one venv (about a minute to make) and one filled cache.
 """
 
 from __future__ import annotations
@@ -61,28 +64,34 @@ def quickstart_files() -> dict[str, str]:
     return {title: body for title, body in blocks if title != "shell"}
 
 
-def quickstart_commands() -> list[str]:
+def quickstart_blocks() -> list[str]:
     text = QUICKSTART.read_text(encoding="utf-8")
-    blocks = re.findall(r'^```sh title="shell"\n(.*?)^```$', text, flags=re.DOTALL | re.MULTILINE)
-    return [line for block in blocks for line in block.splitlines()]
+    return re.findall(r'^```sh title="shell"\n(.*?)^```$', text, flags=re.DOTALL | re.MULTILINE)
+
+
+def quickstart_commands() -> list[str]:
+    return [line for block in quickstart_blocks() for line in block.splitlines()]
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     tmp = tmp_path_factory.mktemp("wheel")
     assert not any((folder / "node_modules").exists() for folder in (tmp, *tmp.parents))
-    # Build from a copy of what the wheel is made of, so the build writes nothing into the repository.
-    source, dist = tmp / "source", tmp / "dist"
+    # The copy of the repository the quickstart installs from (what the wheel is made of), so
+    # the install writes nothing into the repository.
+    source = tmp / "onnx-glossary"
     shutil.copytree(REPO / "plugins", source / "plugins", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     for name in ("pyproject.toml", "README-package.md", "LICENSE"):
         shutil.copy2(REPO / name, source / name)
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", str(source), "-w", str(dist)],
-                   check=True, capture_output=True, text=True, env=clean_env())
-    (wheel,) = dist.glob("onnx_glossary-*.whl")
-    venv = tmp / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, env=clean_env())
-    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel)],
-                   check=True, capture_output=True, text=True, env=clean_env())
+    # Step 1 as written, in a shell; `python3.11` is this interpreter.
+    interpreter = tmp / "bin"
+    interpreter.mkdir()
+    (interpreter / "python3.11").symlink_to(sys.executable)
+    install = quickstart_blocks()[0]
+    done = subprocess.run(["bash", "-e", "-c", install], cwd=tmp, capture_output=True, text=True,
+                          env=clean_env(PATH=f"{interpreter}{os.pathsep}{os.environ.get('PATH', '')}"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    venv = tmp / "my-glossary" / ".venv"
     registry = tmp / "registry"
     for package in load_manifest().values():
         target = registry / tarball_path(package.name, package.version)
@@ -113,7 +122,7 @@ def new_project(installed: Installed, name: str) -> Path:
 @pytest.fixture(scope="module")
 def quickstart(installed: Installed) -> tuple[Path, Path, subprocess.CompletedProcess[str]]:
     """(project, filled cache, build) after following the quickstart with the wheel."""
-    assert "pip install onnx-glossary" in quickstart_commands()
+    assert "pip install ../onnx-glossary" in quickstart_commands()
     assert "python make_model.py" in quickstart_commands() and "mkdocs serve" in quickstart_commands()
     assert set(quickstart_files()) == {"mkdocs.yml", "docs/index.md", "glossary/onnx.md", "make_model.py"}
     project, cache = new_project(installed, "my-glossary"), installed.tmp / "cache"
@@ -129,9 +138,11 @@ def test_the_quickstart_builds_from_the_wheel_and_its_example_runs_in_chromium(i
     project, cache, built = quickstart
     assert built.returncode == 0, built.stderr
     assert "WARNING" not in built.stderr and "Traceback" not in built.stderr
-    assert f"onnx_glossary: downloading mermaid@12.3.0 onnxruntime-web@1.31.1 from {installed.registry}" in built.stderr
+    assert f"onnx_glossary: downloading onnxruntime-web@1.31.1 from {installed.registry}" in built.stderr
     assert sorted(p.name for p in (cache / "onnx-glossary/npm/tarballs").iterdir()) == [
-        "mermaid-12.3.0.tgz", "onnxruntime-web-1.31.1.tgz"]
+        "onnxruntime-web-1.31.1.tgz"]
+    # A build that went well prints nothing that reads like a problem (issue 23).
+    assert not [line for line in built.stderr.splitlines() if re.search(r"Could not|refuses|WARNING", line)]
     site = project / "site"
     assert (site / "reference/options/index.html").is_file() and (site / "glossary/onnx/index.html").is_file()
     version = installed.run("python", "-c", "import importlib.metadata as m, onnx_glossary; "
@@ -161,12 +172,12 @@ def test_offline_with_an_empty_cache_the_build_says_what_is_missing(installed, q
     assert built.returncode != 0
     errors = [line for line in built.stderr.splitlines() if line.startswith("ERROR")]
     assert errors == [
-        "ERROR   -  the browser runtime packages mermaid@12.3.0 onnxruntime-web@1.31.1 are not in the "
+        "ERROR   -  the browser runtime package onnxruntime-web@1.31.1 is not in the "
         f"cache {installed.tmp / 'empty/onnx-glossary/npm/tarballs'}, and the npm registry {CLOSED} could not "
         "be reached ([Errno 111] Connection refused): either let this build reach the registry once (or set "
-        "npm_config_registry, or registry= in .npmrc, to a mirror), or install them with 'npm install "
-        "--save-exact mermaid@12.3.0 onnxruntime-web@1.31.1' next to mkdocs.yml (or point the plugin's "
-        "node_modules option at a folder holding them)"]
+        "npm_config_registry, or registry= in .npmrc, to a mirror), or install it with 'npm install "
+        "--save-exact onnxruntime-web@1.31.1' next to mkdocs.yml (or point the plugin's "
+        "node_modules option at a folder holding it)"]
     assert "Traceback" not in built.stderr and not (project / "site").exists()
 
 
@@ -185,3 +196,12 @@ def test_a_tampered_cached_tarball_is_refused_and_never_published(installed, qui
             "or tampered): it was refused and deleted, nothing from it was published") in built.stderr
     assert not tarball.exists() and not (tampered / "onnx-glossary/npm/unpacked/onnxruntime-web-1.31.1").exists()
     assert not (project / "site" / "assets" / "ort").exists()
+
+
+def test_the_installed_metadata_names_no_made_up_address(installed):
+    """The wheel's metadata (pip built it from the copy) carries no placeholder URL: the
+    published address and the repository are not known where the package is built."""
+    (metadata,) = (installed.venv / "lib").glob("python3.*/site-packages/onnx_glossary-*.dist-info/METADATA")
+    text = metadata.read_text(encoding="utf-8")
+    assert text.startswith("Metadata-Version:") and "Name: onnx-glossary" in text
+    assert "github.com/example" not in text and "example.github.io" not in text

@@ -59,7 +59,7 @@ class Options:
         Folder of example models, one ``<name>/model.onnx`` per model. Unset: no model
         pages.""", must_exist=True)
     node_modules: Path | None = _option(None, "folder", """
-        A folder where ``npm ci`` put onnxruntime-web, mermaid and coi-serviceworker, at the
+        A folder where ``npm ci`` put onnxruntime-web and coi-serviceworker, at the
         versions the plugin pins. Unset: ``node_modules`` next to mkdocs.yml when it holds
         them, else the plugin downloads the pinned tarballs once into a per-user cache and
         checks them on every build.""")
@@ -92,6 +92,11 @@ class Options:
         The benchmarks' data file (JSON, one record per run): ``[[figure: KEY]]`` in a page
         prints the newest value of KEY from it, linked to the page that explains it. Unset:
         a figure in a page is an error.""", must_exist=True)
+    diagrams_dir: Path = _option(Path("diagrams"), "folder", """
+        The SVG drawings of the site's mermaid fences, made ahead of time by
+        ``scripts/render_diagrams.py`` and committed, relative to mkdocs.yml: a fence is shown
+        as its drawing, so the build needs no Node and no browser, and a reader never sees the
+        diagram's source. A fence with no drawing of its current text is a warning.""")
     cache_dir: Path = _option(Path(".cache/onnx-glossary"), "folder", """
         Model analyses keyed by file content hash, relative to mkdocs.yml.""")
 
@@ -125,7 +130,7 @@ class Options:
         given: dict[str, Any] = {}
         for name, value in values.items():
             given[name] = _convert(fields[name], value, root)
-        for name in ("glossary_dir", "cache_dir"):  # defaults are relative to the root too
+        for name in ("glossary_dir", "cache_dir", "diagrams_dir"):  # defaults are relative to the root too
             if name not in given:
                 given[name] = root / fields[name].default
         return cls(**given)

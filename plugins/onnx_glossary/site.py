@@ -36,6 +36,7 @@ from .glossary.links import link_target, term_slug_of
 from .models.catalog import AnalysisCache, Catalog, load_catalog
 from .options import Options
 from .render import machine_readable
+from .render.diagrams import Diagrams
 from .render.environment import environment
 from .render.options_page import OPTIONS_URI, options_page
 from .render.pages import (
@@ -93,6 +94,7 @@ class Site:
     catalog: Catalog
     packages: dict[str, Path]
     pages: Pages
+    diagrams: Diagrams = field(default_factory=Diagrams)
     # Made by content(): the terms each generated page links to (model pages, term fields).
     _static_links: dict[str, frozenset[str]] = field(default_factory=dict)
     _json_ld: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict)
@@ -125,6 +127,8 @@ class Site:
         figures, found = load_figures(options.figures_file, shown_path(options.figures_file, root)
                                       if options.figures_file else "")
         problems += found
+        diagrams, found = Diagrams.load(options.diagrams_dir, root)
+        problems += found
         live = options.live_examples and ort is not None
         pages = Pages(urls=SiteUrls(options.use_directory_urls, options.site_url),
                       set_name=options.set_name, live=options.live_examples,
@@ -135,7 +139,7 @@ class Site:
                       figures=figures, browser_support=load_browser_support())
         for problem in problems:
             report(problem)
-        return cls(options, root, report, index, catalog, packages, pages)
+        return cls(options, root, report, index, catalog, packages, pages, diagrams)
 
     @property
     def urls(self) -> SiteUrls:
@@ -220,6 +224,13 @@ class Site:
         """HTML for ``[[model-card: NAME]]``, ``[[live-example: NAME]]``, ``[[figure-table: all]]``
         or ``[[browser-support: all]]``; None if no such model (or another name than ``all``)."""
         return self.pages.embed(self.catalog, kind, name, from_uri)
+
+    def diagram(self, source: str) -> Markup | None:
+        """A mermaid fence's drawing (its figure), or None when its text was never drawn."""
+        return self.diagrams.figure(source)
+
+    def undrawn_diagram(self, path: str, line: int | None) -> Problem:
+        return Problem(path, line, self.diagrams.missing_message(self.root))
 
     def figure(self, key: str, from_uri: str | None) -> Markup | None:
         """``[[figure: KEY]]`` on a page: the newest measured value, linked; None if unknown."""

@@ -81,6 +81,9 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         if url_path in self.state.missing:
             self.send_error(404, "Not Found")
             return None
+        if (self.state.not_found and url_path not in self.state.extra_files
+                and not os.path.exists(self.translate_path(self.path))):
+            return self._not_found()
         if self.state.extra_files or self.state.rewrite_html:
             body = self._rewritten(url_path)
             if body is not None:
@@ -91,6 +94,21 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             self.end_headers()
             return None
         return super().send_head()
+
+    def _not_found(self) -> io.BytesIO | None:
+        """The site's own 404.html with status 404, as GitHub Pages answers a missing path."""
+        page = self.state.root / "404.html"
+        if not page.is_file():
+            self.send_error(404, "Not Found")
+            return None
+        body = page.read_bytes()
+        if self.state.rewrite_html:
+            body = self.state.rewrite_html(body)
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
 
     def _rewritten(self, url_path: str) -> io.BytesIO | None:
         """A test-only file of ``extra_files``, or an HTML page passed through ``rewrite_html``."""
@@ -152,6 +170,7 @@ class StaticServer:
     ``headers`` are added to every response (e.g. :data:`ISOLATION_HEADERS`); URL paths in
     ``missing`` answer 404 (fault tests); ``log`` records every (method, path) asked for,
     ``requests`` the paths alone.
+    ``not_found``: a missing path gets the site's ``404.html`` (status 404), as on GitHub Pages.
     ``cache_control`` is sent with every file; anything but ``no-store`` (e.g.
     :data:`GITHUB_PAGES_CACHE`) also sends ETag and Last-Modified and answers revalidations
     with 304, as GitHub Pages does.
@@ -168,6 +187,7 @@ class StaticServer:
     log: list[tuple[str, str]] = field(default_factory=list)
     extra_files: dict[str, bytes] = field(default_factory=dict)
     rewrite_html: Callable[[bytes], bytes] | None = None
+    not_found: bool = False
 
     def __post_init__(self) -> None:
         if not (self.prefix.startswith("/") and self.prefix.endswith("/")):

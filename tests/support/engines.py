@@ -160,8 +160,8 @@ class Engine(ABC):
         """Console errors, uncaught errors and CSP violations of the page since :meth:`open`."""
 
     @abstractmethod
-    def screenshot(self, path: Path) -> None:
-        """A PNG of the viewport."""
+    def screenshot(self, path: Path, full_page: bool = False) -> None:
+        """A PNG of the viewport (``full_page``: of the whole page)."""
 
     @abstractmethod
     def close(self) -> None: ...
@@ -232,8 +232,8 @@ class Chromium(Engine):
         self._page.evaluate("0")
         return list(self._probe.errors)
 
-    def screenshot(self, path: Path) -> None:
-        self._page.screenshot(path=str(path))
+    def screenshot(self, path: Path, full_page: bool = False) -> None:
+        self._page.screenshot(path=str(path), full_page=full_page)
 
     def close(self) -> None:
         if self._context:
@@ -300,8 +300,8 @@ class Firefox(Engine):
         recorded = [r for r in self.evaluate(RECORDS) if r.startswith(("csp:", "resource:"))]
         return self._call("errors") + recorded
 
-    def screenshot(self, path: Path) -> None:
-        self._call("screenshot", path=str(path))
+    def screenshot(self, path: Path, full_page: bool = False) -> None:
+        self._call("screenshot", path=str(path), fullPage=full_page)
 
     def close(self) -> None:
         with contextlib.suppress(OSError, ValueError):
@@ -431,7 +431,7 @@ class WebKit(Engine):
     def errors(self) -> list[str]:
         return list(self.evaluate(RECORDS))
 
-    def screenshot(self, path: Path) -> None:
+    def screenshot(self, path: Path, full_page: bool = False) -> None:  # the viewport only
         driver = self._driver
         if not self._framed:
             Path(path).write_bytes(driver.get_screenshot_as_png())

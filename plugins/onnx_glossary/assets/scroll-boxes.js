@@ -1,10 +1,10 @@
 // @ts-check
-// Wide tables and diagrams scroll sideways inside their own box, never the page. This wraps
+// Wide tables scroll sideways inside their own box, never the page. This wraps
 // each such box in a frame that knows which edges hide content (data-more="left right"), so
 // the CSS draws a shadow there as a cue, and makes every box that scrolls reachable from the
 // keyboard. Runs on every page Material swaps in (navigation.instant).
 (() => {
-  const BOXES = ".md-typeset .gl-table-scroll, .md-typeset .md-typeset__scrollwrap, .md-typeset div.mermaid";
+  const BOXES = ".md-typeset .gl-table-scroll, .md-typeset .md-typeset__scrollwrap";
   /** @param {HTMLElement} box */
   const update = (box) => {
     const max = box.scrollWidth - box.clientWidth;

@@ -29,7 +29,6 @@ ASSET_URI = "assets/onnx_glossary/"
 CSS_URI = ASSET_URI + "glossary.css"
 LIVE_CSS_URI = ASSET_URI + "live-example.css"
 ORT_URI = "assets/ort/"
-MERMAID_URI = "assets/mermaid/"
 
 
 def stylesheets(config: Wanted) -> list[str]:
@@ -38,7 +37,7 @@ def stylesheets(config: Wanted) -> list[str]:
 
 def javascript(config: Wanted) -> list[str]:
     """Scripts for every page: each is a few KB, and fetches its runtime only when used."""
-    scripts = [ASSET_URI + "mermaid-shim.js", ASSET_URI + "term-tips.js", ASSET_URI + "scroll-boxes.js"]
+    scripts = [ASSET_URI + "term-tips.js", ASSET_URI + "scroll-boxes.js"]
     if config.live_examples:
         # The capability check (ES2017) adds live-example.js itself, only where it can run.
         scripts.append(ASSET_URI + "live-example-check.js")
@@ -47,7 +46,7 @@ def javascript(config: Wanted) -> list[str]:
 
 def needed_packages(config: Wanted) -> list[str]:
     """The browser packages this site's options need (see runtime_packages)."""
-    names = ["mermaid"]
+    names = []
     if config.models_dir:  # model analysis reads onnxruntime-web's operator table
         names.append("onnxruntime-web")
     if config.cross_origin_isolation:
@@ -65,11 +64,7 @@ def files(has_models: bool, packages: Path | Mapping[str, Path],
         if path.is_file():
             yield ASSET_URI + path.name, path
     if isinstance(packages, Path):
-        packages = {name: packages / name for name in ("mermaid", "onnxruntime-web", "coi-serviceworker")}
-    mermaid = _require(packages, "mermaid", "dist", "mermaid diagrams")
-    yield MERMAID_URI + "mermaid.esm.min.mjs", mermaid / "mermaid.esm.min.mjs"
-    for chunk in sorted((mermaid / "chunks" / "mermaid.esm.min").glob("*.mjs")):
-        yield f"{MERMAID_URI}chunks/mermaid.esm.min/{chunk.name}", chunk
+        packages = {name: packages / name for name in ("onnxruntime-web", "coi-serviceworker")}
     if config.live_examples and has_models:
         ort = _require(packages, "onnxruntime-web", "dist", "live examples")
         for name in runtime_files():

@@ -27,7 +27,8 @@ from pathlib import Path
 #: Every directive but script-src, whose hashes differ by site. No other origin, ever.
 FIXED_DIRECTIVES = (
     ("default-src", "'self'"),
-    # Material and mermaid set style attributes and inject <style> elements at run time.
+    # Material sets style attributes and injects <style> elements at run time; a diagram
+    # carries its own <style> (which drawing fits the column).
     ("style-src", "'self' 'unsafe-inline'"),
     # The reader's own picture is shown from a blob: URL; canvases export data: URLs.
     ("img-src", "'self' data: blob:"),

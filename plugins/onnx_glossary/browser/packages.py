@@ -1,4 +1,4 @@
-"""The browser packages the site self-hosts (onnxruntime-web, mermaid, coi-serviceworker), with
+"""The browser packages the site self-hosts (onnxruntime-web, coi-serviceworker), with
 or without npm.
 
 The wheel carries ``runtime-packages.json``: the name, version, registry path and ``integrity``
@@ -42,7 +42,6 @@ DEFAULT_REGISTRY = "https://registry.npmjs.org/"
 #: the tarball (source maps, other builds, 100+ MB) stays packed.
 SITE_FILES: dict[str, tuple[str, ...]] = {
     "onnxruntime-web": ("package.json", *(f"dist/{name}" for name in runtime_files())),
-    "mermaid": ("package.json", "dist/mermaid.esm.min.mjs", "dist/chunks/mermaid.esm.min/*.mjs"),
     "coi-serviceworker": ("package.json", "coi-serviceworker.js"),
 }
 
@@ -55,7 +54,7 @@ class RuntimeSetupError(SetupError):
 class Package:
     name: str
     version: str
-    tarball: str  # path under the registry URL, e.g. mermaid/-/mermaid-12.3.0.tgz
+    tarball: str  # path under the registry URL, e.g. onnxruntime-web/-/onnxruntime-web-1.30.0.tgz
     integrity: str  # SRI, e.g. sha512-<base64>
 
     @property
@@ -158,7 +157,7 @@ def resolve(names: Iterable[str], *, node_modules: Path, explicit: bool, root: P
     if missing:
         registry = registry or registry_url(root)
         inform(f"downloading {' '.join(p.spec for p in missing)} from {registry} into {cache} "
-               "(once; later builds reuse them)")
+               f"(once; later builds reuse {'them' if len(missing) > 1 else 'it'})")
         _download_all(missing, registry, cache)
     for package in absent:
         resolved.roots[package.name] = unpack(package, cache)
@@ -176,12 +175,13 @@ def _download_all(packages: list[Package], registry: str, cache: Path) -> None:
             failures.append((package, str(getattr(error, "reason", None) or error)))
     if failures:
         specs = " ".join(p.spec for p, _ in failures)
+        noun, verb, them = ("packages", "are", "them") if len(failures) > 1 else ("package", "is", "it")
         raise RuntimeSetupError(
-            f"the browser runtime packages {specs} are not in the cache {cache / 'tarballs'}, and "
+            f"the browser runtime {noun} {specs} {verb} not in the cache {cache / 'tarballs'}, and "
             f"the npm registry {registry} could not be reached ({failures[0][1]}): either let this "
             "build reach the registry once (or set npm_config_registry, or registry= in .npmrc, "
-            f"to a mirror), or install them with 'npm install --save-exact {specs}' next to "
-            "mkdocs.yml (or point the plugin's node_modules option at a folder holding them)")
+            f"to a mirror), or install {them} with 'npm install --save-exact {specs}' next to "
+            f"mkdocs.yml (or point the plugin's node_modules option at a folder holding {them})")
 
 
 def download(package: Package, registry: str, cache: Path, timeout: float = 60.0) -> Path:

@@ -22,8 +22,9 @@ class Problem:
     path: str
     line: int | None
     message: str
-    # "warning" fails `mkdocs build --strict`; "info" is worth reading but breaks nothing.
-    level: Literal["warning", "info"] = "warning"
+    # "warning" fails `mkdocs build --strict`; "info" is something a contributor may act on,
+    # and breaks nothing; "debug" is a fact the page states, shown by `mkdocs build --verbose`.
+    level: Literal["warning", "info", "debug"] = "warning"
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
@@ -60,9 +61,14 @@ class Finding:
 
     @property
     def fails_build(self) -> bool:
-        """Notes are logged as info; warnings and refusals fail ``mkdocs build --strict``."""
+        """Warnings and refusals fail ``mkdocs build --strict``; notes never do."""
         return self.severity != "note"
 
     def problem(self, path: str) -> Problem:
+        """The build log's line: a note with a fix is info (something to act on); one without
+        is a fact the model page states, logged at debug level so that a build that went well
+        prints nothing that reads like a problem."""
         text = f"{self.message}: {self.fix}" if self.fix else self.message
-        return Problem(path, None, text, level="warning" if self.fails_build else "info")
+        if self.fails_build:
+            return Problem(path, None, text, level="warning")
+        return Problem(path, None, text, level="info" if self.fix else "debug")

@@ -276,7 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"onnx-glossary: {error}", file=sys.stderr)
         return 1
     for problem in generated.problems:
-        print(f"{'INFO' if problem.level == 'info' else 'WARNING'}: {problem}", file=sys.stderr)
+        if problem.level != "debug":
+            print(f"{'INFO' if problem.level == 'info' else 'WARNING'}: {problem}", file=sys.stderr)
     then = f", then: onnx-glossary csp {args.out / 'site'}" if generated.csp else ""
     print(f"onnx-glossary: wrote {len(generated.pages)} generated pages and the site's files to "
           f"{args.out}; build it with: zensical build -f {args.out / 'mkdocs.yml'}{then}")

@@ -10,8 +10,11 @@ those of :class:`~onnx_glossary.options.Options`).
   (:mod:`onnx_glossary.render.termlinks`) and is recorded for the term's "Mentioned on" list; a
   link to a term file that does not exist is a problem naming its line. A link inside a code
   block or an HTML comment is no link, since Markdown never makes it one.
+- A ```` ```mermaid ```` fence becomes the drawing committed for its text (render/diagrams.py).
 - A paragraph that is exactly ``[[model-card: NAME]]`` becomes a compact card of that example
-  model; ``[[live-example: NAME]]`` becomes its Run widget.
+  model; ``[[live-example: NAME]]`` becomes its Run widget; ``[[demo: NAME]]`` its sample and
+  answer side by side above a compact widget (a home page's first screen); ``[[model-list:
+  examples]]`` every example model as a card with the picture of its answer.
 """
 
 from __future__ import annotations
@@ -30,13 +33,16 @@ from markdown.blockprocessors import BlockProcessor
 from ..common.problems import Problem, SetupError
 from ..glossary.links import line_of
 from ..options import Options, OptionsError, option_fields, plain_default
+from ..render.diagrams import fences
 from ..render.figures import FigureInline
 from ..render.termlinks import TipPool, wrap_links
 from ..site import Site
 
-EMBED_RE = re.compile(r"^\[\[(model-card|live-example|figure-table|browser-support):\s*([^\]\s]+)\s*\]\]$")
+EMBED_RE = re.compile(r"^\[\[(model-card|live-example|demo|model-list|figure-table|browser-support):"
+                      r"\s*([^\]\s]+)\s*\]\]$")
 #: The embeds that print a table of the whole site, and take the one name ``all``.
-TABLE_EMBEDS = ("figure-table", "browser-support")
+#: The embeds that take a fixed word instead of a model's name, and that word.
+TABLE_EMBEDS = {"figure-table": "all", "browser-support": "all", "model-list": "examples"}
 
 log = logging.getLogger("onnx_glossary")
 
@@ -154,7 +160,7 @@ class _Embeds(BlockProcessor):
         site = self.context.site
         html = site.embed(kind, name, self.context.current_uri or None) if site else None
         if html is None and kind in TABLE_EMBEDS:
-            self.context.problem(self._line_of(block), f"{block}: write [[{kind}: all]]")
+            self.context.problem(self._line_of(block), f"{block}: write [[{kind}: {TABLE_EMBEDS[kind]}]]")
             return True
         if html is None:
             self.context.problem(self._line_of(block), f"{block} names the unknown model "
@@ -190,6 +196,34 @@ class _Figures:
             context.report(context.site.unknown_figure(
                 context.current_path or context.current_uri,
                 line + context.line_offset if line else None, key))
+
+
+class _Diagrams(markdown.preprocessors.Preprocessor):
+    """A ```mermaid fence becomes its drawing, made ahead of time (render/diagrams.py); one
+    without a drawing of its text is a problem on its line, and its source is never shown."""
+
+    def __init__(self, md: markdown.Markdown, context: PageContext) -> None:
+        super().__init__(md)
+        self.context = context
+
+    def run(self, lines: list[str]) -> list[str]:
+        site = self.context.site
+        if site is None or not any("mermaid" in line for line in lines):
+            return lines
+        out: list[str] = []
+        done = 0
+        for fence in fences(lines):
+            out += lines[done:fence.start]
+            figure: str | None = site.diagram(fence.source)
+            if figure is None:
+                context = self.context
+                if context.report is not None:
+                    context.report(site.undrawn_diagram(context.current_path or context.current_uri,
+                                                        fence.start + 1 + context.line_offset))
+                figure = '<p class="gl-missing-model">This diagram is not drawn yet.</p>'
+            out += ["", fence.indent + self.md.htmlStash.store(str(figure)), ""]
+            done = fence.end + 1
+        return out + lines[done:]
 
 
 class _KeepSource(markdown.preprocessors.Preprocessor):
@@ -246,7 +280,7 @@ class GlossaryExtension(markdown.Extension):
           - onnx_glossary:
               glossary_dir: glossary
               models_dir: models
-              site_url: https://example.github.io/onnx-glossary/
+              site_url: https://docs.team.example/onnx-glossary/
     """
 
     def __init__(self, context: PageContext | None = None, **kwargs: object) -> None:
@@ -265,6 +299,8 @@ class GlossaryExtension(markdown.Extension):
         md.inlinePatterns.register(FigureInline(md, figures.render, figures.unknown),
                                    "onnx_glossary_figure", 175)
         md.preprocessors.register(_KeepSource(md, self.context), "onnx_glossary_source", 1000)
+        # After whitespace is normalised (30), before any fenced-code extension (25) sees it.
+        md.preprocessors.register(_Diagrams(md, self.context), "onnx_glossary_diagrams", 29)
         # After raw HTML (30) is back in place: template-made links count too.
         md.postprocessors.register(_TipPool(md, self.context), "onnx_glossary_tip_pool", 5)
 
@@ -320,7 +356,7 @@ def lines_before(text: str, within: str) -> int:
 
 
 def _log_problem(problem: Problem) -> None:
-    (log.info if problem.level == "info" else log.warning)("%s", problem)
+    {"debug": log.debug, "info": log.info}.get(problem.level, log.warning)("%s", problem)
 
 
 def makeExtension(**kwargs: Any) -> GlossaryExtension:

@@ -66,6 +66,7 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):  # type: ignore[valid-type]
         self.existing: dict[str, File] = {}
         self.term_pages: dict[str, Page] = {}
         self.serving = False
+        self._told_serve = False
 
     # -- set-up -----------------------------------------------------------------------------
 
@@ -74,6 +75,7 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):  # type: ignore[valid-type]
         # them when it is created at start-up, and the on-disk cache survives restarts.
         self.analysis_cache = AnalysisCache(None)
         self.serving = command == "serve"
+        self._told_serve = False
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.root = Path(config.config_file_path or ".").resolve().parent
@@ -163,11 +165,17 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):  # type: ignore[valid-type]
         if not self._site().options.content_security_policy:
             return
         if self.serving:  # livereload's inline script differs per request: no hash can match
-            log.info("Content-Security-Policy left out under `mkdocs serve` (live reload)")
+            # Said once, not on every rebuild: what a contributor needs to know is that
+            # `mkdocs build` (make build) is where the policy can be tried.
+            (log.debug if self._told_serve else log.info)(
+                "Content-Security-Policy left out under `mkdocs serve` (live reload); "
+                "`make build` applies it")
+            self._told_serve = True
             return
         applied = csp.apply_to_site(Path(config.site_dir))
-        log.info(f"Content-Security-Policy in {applied.pages} pages, "
-                 f"{applied.scripts} inline scripts allowed by hash")
+        # A summary with nothing to do: shown with --verbose.
+        log.debug(f"Content-Security-Policy in {applied.pages} pages, "
+                  f"{applied.scripts} inline scripts allowed by hash")
 
     def on_serve(self, server: LiveReloadServer, /, *, config: MkDocsConfig,
                  builder: Any) -> LiveReloadServer:
@@ -203,7 +211,9 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):  # type: ignore[valid-type]
         self.existing[src_uri] = file
 
     def _report(self, problem: Problem) -> None:
-        if problem.level == "info":
+        if problem.level == "debug":
+            log.debug(str(problem))
+        elif problem.level == "info":
             log.info(str(problem))
         else:
             log.warning(str(problem))

@@ -345,7 +345,7 @@ def _describe_io(
         if tensor.shape and all(isinstance(dim, int) for dim in tensor.shape):
             findings.append(Finding(
                 "note", f"Input '{tensor.name}' has a fixed shape {list(tensor.shape)}: "
-                "the model refuses any other size"))
+                "it takes inputs of that size only"))
         for axis, dim in enumerate(tensor.shape):
             if dim is None:
                 findings.append(Finding(

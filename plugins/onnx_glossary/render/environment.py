@@ -198,6 +198,7 @@ def environment(custom_dir: str | None = None) -> Environment:
     env.filters["thousands"] = lambda n: f"{n:,}"
     env.filters["shape"] = shape_text
     env.filters["wbr"] = camel_breaks
+    env.filters["breaks"] = identifier_breaks
     env.globals["describe_axes"] = describe_axes
     return env
 
@@ -226,6 +227,25 @@ def camel_breaks(name: str) -> Markup:
     ``DynamicQuantizeLinear`` as Dynamic|Quantize|Linear and never inside a word."""
     return Markup("<wbr>").join(Markup.escape(part)
                                 for part in _CAMEL_JOINT.split(str(name)))
+
+
+#: A long identifier in running text: a dotted path, a snake_case or camelCase name, a URL path.
+_IDENTIFIER = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:/-]{15,}")
+_JOINT = re.compile(r"(?<=[.:/])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9]_)(?=[A-Za-z0-9])"
+                    r"|(?<=[a-z0-9])(?=[A-Z][a-z])")
+_TAG = re.compile(r"(<[^>]*>)")
+
+
+def identifier_breaks(html: Markup | str) -> Markup:
+    """HTML with ``<wbr>`` inside its long identifiers, after a dot, slash or underscore and at
+    camel-case joints, so ``SessionOptions.add_free_dimension_override_by_name`` breaks as
+    ``SessionOptions.|add_|free_|dimension_...`` in a narrow cell instead of widening it. Text
+    only: tags and their attributes are left alone. Plain text is escaped first."""
+    text = str(html if isinstance(html, Markup) else Markup.escape(html))
+    parts = _TAG.split(text)
+    for i in range(0, len(parts), 2):  # the even parts are text between tags
+        parts[i] = _IDENTIFIER.sub(lambda m: _JOINT.sub("<wbr>", m.group(0)), parts[i])
+    return Markup("".join(parts))
 
 
 def human_bytes(size: int) -> str:

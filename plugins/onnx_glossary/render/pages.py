@@ -30,7 +30,13 @@ from ..glossary.index import GLOSSARY_URI, GlossaryIndex, Term
 from ..glossary.links import link_target, term_slug_of
 from ..models.catalog import MODEL_FILE, MODELS_URI, Catalog, ModelEntry
 from ..models.facts import MeasuredPlacement, OperatorUse
-from ..render.environment import LinkResolver, environment, markdown_fields, unwrap_paragraph
+from ..render.environment import (
+    LinkResolver,
+    environment,
+    identifier_breaks,
+    markdown_fields,
+    unwrap_paragraph,
+)
 from ..render.live_example import render_live_example, render_snippet_js
 from ..render.termlinks import TermLinker, link_html
 from .figures import figure_html, text_with_figures
@@ -99,6 +105,7 @@ class Pages:
     # Looked up once per site build: Jinja checks a template's file on every get_template,
     # once per term page. A new build (mkdocs serve) has a new Pages and sees edited templates.
     _templates: dict[str, Template] = field(default_factory=dict, repr=False)
+    _thumbnails: tuple[Catalog, dict[str, Thumbnail]] | None = field(default=None, repr=False)
 
     def _render(self, template: str, **context: Any) -> str:
         found = self._templates.get(template)
@@ -117,7 +124,7 @@ class Pages:
         mistakes = [unwrap_paragraph(html) for html in fields[:len(term.mistakes)]]
         answers = fields[len(term.mistakes):]
         in_fields = len(resolver.missing_figures)
-        details = [text_with_figures(row.detail, resolver.figure, resolver.unknown_figure)
+        details = [identifier_breaks(text_with_figures(row.detail, resolver.figure, resolver.unknown_figure))
                    for row in (term.facts.rows if term.facts else ())]
         markdown = self._render(
             "term.md.jinja",
@@ -145,8 +152,11 @@ class Pages:
         items = []
         for mention in mentions:
             slug = term_slug_of(mention.src_uri)
-            items.append((mention.title, self.urls.between(term.src_uri, mention.src_uri),
-                          index.by_slug.get(slug) if slug else None))
+            other = index.by_slug.get(slug) if slug else None
+            model = (mention.src_uri.startswith(f"{MODELS_URI}/")
+                     and mention.src_uri not in (OPERATORS_URI, MODELS_INDEX_URI))
+            kind = "term" if other else ("model" if model else "page")
+            items.append((mention.title, self.urls.between(term.src_uri, mention.src_uri), other, kind))
         return Markup(self._render("mentions.html.jinja", mentions=items, term_link_html=link_html))
 
     def term_json_ld(self, term: Term, answers: Sequence[Markup]) -> list[dict[str, Any]]:
@@ -183,7 +193,9 @@ class Pages:
 
     def glossary_index(self, index: GlossaryIndex) -> str:
         return self._render("glossary_index.md.jinja", index=index, letters=index.letters(),
-                            categories=index.categories(), total=len(index))
+                            categories=index.categories(), total=len(index),
+                            term_link=lambda term: link_html(
+                                self.urls.between(GLOSSARY_INDEX_URI, term.src_uri), term.title, term))
 
     # -- models -----------------------------------------------------------------------------
 
@@ -195,11 +207,10 @@ class Pages:
             return ModelPages.empty()
         mentions = mentions or {}
         files: list[tuple[str, str | bytes | Path]] = []
-        thumbnails: dict[str, Thumbnail] = {}
+        thumbnails = self.thumbnails(catalog)
         for entry in catalog.models.values():
-            made = _thumbnail(entry)
+            made = thumbnails.get(entry.name)
             if made is not None:
-                thumbnails[entry.name] = made
                 files.append((f"{MODELS_URI}/{entry.name}/{made.name}", made.content))
         pages = [(MODELS_INDEX_URI, self._render(
             "models_index.md.jinja", models=list(catalog.models.values()),
@@ -233,8 +244,22 @@ class Pages:
                 files.append((folder + entry.picture.name, entry.picture))
         return ModelPages(tuple(pages), tuple(files), term_links)
 
+    def thumbnails(self, catalog: Catalog) -> dict[str, Thumbnail]:
+        """The picture of each model's answer on its sample, made once per build."""
+        if self._thumbnails is None or self._thumbnails[0] is not catalog:
+            made = {entry.name: _thumbnail(entry) for entry in catalog.models.values()}
+            self._thumbnails = (catalog, {name: t for name, t in made.items() if t is not None})
+        return self._thumbnails[1]
+
     def embed(self, catalog: Catalog, kind: str, name: str, from_uri: str | None) -> str | None:
-        """HTML for ``[[model-card: NAME]]`` or ``[[live-example: NAME]]`` on ``from_uri``."""
+        """HTML for ``[[model-card: NAME]]``, ``[[live-example: NAME]]``, ``[[demo: NAME]]``,
+        ``[[model-list: examples]]`` and the tables' embeds, on ``from_uri``."""
+        if kind == "model-list":
+            if name != "examples":
+                return None
+            examples = [entry for entry in catalog.models.values() if entry.role == "example"]
+            return self._render("model_list.html.jinja", rows=examples, thumbnails=self.thumbnails(catalog),
+                                url=lambda to: self.urls.between(from_uri, to), runtime=catalog.runtime)
         if kind == "figure-table":
             rows = [(self.figures.by_key[key], figure_anchor(key)) for key in sorted(self.figures.by_key)]
             return self._render("figures_table.html.jinja", figures=rows) if name == "all" else None
@@ -244,6 +269,8 @@ class Pages:
         if entry is None:
             return None
         page = self.urls.between(from_uri, entry.page_uri)
+        if kind == "demo":
+            return self._demo(catalog, entry, from_uri, page)
         if kind == "live-example":
             if not (self.live and entry.live):
                 return self._render("model_card.html.jinja", entry=entry, facts=entry.facts,
@@ -252,6 +279,19 @@ class Pages:
         widget = self._widget(entry, from_uri, compact=True) if self.live and entry.live else None
         return self._render("model_card.html.jinja", entry=entry, facts=entry.facts,
                             page_url=page, note=None, widget=widget)
+
+    def _demo(self, catalog: Catalog, entry: ModelEntry, from_uri: str | None, page: str) -> str:
+        """``[[demo: NAME]]``: the model's sample and its answer side by side (the answer the
+        build computed, so nothing runs before a click), then its compact Run widget, where
+        the reader can run it here or on an input of their own."""
+        answer = self.thumbnails(catalog).get(entry.name)
+        folder = f"{MODELS_URI}/{entry.name}/"
+        sample = (self.urls.between(from_uri, folder + entry.picture.name)
+                  if entry.picture is not None else None)
+        widget = self._widget(entry, from_uri, compact=True) if self.live and entry.live else None
+        return self._render("demo.html.jinja", entry=entry, page_url=page, widget=widget,
+                            sample=sample, answer=answer,
+                            answer_url=self.urls.between(from_uri, folder + answer.name) if answer else None)
 
     def browser_support_table(self) -> str | None:
         """``[[browser-support: all]]``: the table, its notes numbered once each per feature

@@ -2,8 +2,9 @@
 reference outputs (what Python onnxruntime computed), for the models index and the home page.
 
 A classifier's answer is drawn as bars (SVG), a picture or a map as a PNG of the output (a map
-over its input picture), numbers as a short SVG table. Text from a model or example.yml is
-escaped. Pure: no MkDocs imports.
+over its input picture), a mask as the picture's cut-out, found faces as boxes on the picture,
+text lines as their probability over the picture, numbers as a short SVG table. Text from a
+model or example.yml is escaped. Pure: no MkDocs imports.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class Thumbnail:
     name: str
     content: bytes
     alt: str
+    caption: str = ""  # a few words under the picture where it is shown large (a demo)
 
 
 def _output(reference: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -55,6 +57,8 @@ def answer_thumbnail(reference: Mapping[str, Any], picture: bytes | None = None)
         return _classes(output, reading)
     if kind in ("picture", "heatmap"):
         return _picture(output, reading, reference, picture)
+    if kind in ("mask", "text-lines", "faces"):
+        return _over_picture(kind, output, reference, picture) if picture is not None else None
     return _numbers(output)
 
 
@@ -121,3 +125,46 @@ def _picture(output: Mapping[str, Any], reading: Mapping[str, Any],
     out = io.BytesIO()
     image.save(out, "PNG", optimize=True)
     return Thumbnail("answer.png", out.getvalue(), "the output picture")
+
+
+def _over_picture(kind: str, output: Mapping[str, Any], reference: Mapping[str, Any],
+                  picture: bytes) -> Thumbnail | None:
+    """The answer drawn on the sample picture it was computed from (as the widget draws it)."""
+    import numpy as np
+    from PIL import Image, ImageDraw
+
+    base = Image.open(io.BytesIO(picture)).convert("RGBA")
+    if kind == "faces":
+        outputs = {o["name"]: o for o in reference.get("outputs") or []}
+        boxes = (outputs.get("boxes") or {}).get("data") or []
+        count = len(boxes) // 4
+        draw = ImageDraw.Draw(base)
+        line = max(2, round(base.width / 64))
+        for i in range(count):
+            x0, y0, x1, y1 = (float(v) for v in boxes[4 * i:4 * i + 4])
+            draw.rectangle((x0, y0, x1, y1), outline=(255, 193, 7, 255), width=line)
+        alt = f"{count} face{'s' if count != 1 else ''} boxed on the photo"
+        caption = f"{count} face{'s' if count != 1 else ''} found"
+        image = base
+    else:
+        dims = [int(d) for d in output["dims"]]
+        height, width = dims[-2], dims[-1]
+        plane = np.clip(np.asarray(output["data"], dtype=np.float64).reshape(-1, height, width)[0], 0, 1)
+        level = Image.fromarray((plane * 255).astype(np.uint8), "L")
+        base = base.resize((width, height))
+        if kind == "mask":
+            base.putalpha(level)  # the background becomes transparent
+            image = base
+            alt = f"the photo with its background removed ({100 * float((plane > 0.5).mean()):.0f} % kept)"
+            caption = "the background removed"
+        else:
+            heat = Image.new("RGBA", (width, height), (255, 193, 7, 255))
+            image = Image.composite(heat, base, level)
+            alt = "the text regions found, highlighted on the picture"
+            caption = "the text it found"
+    # Kept at up to 320 px: the same file is the answer of a home page's demo ([[demo: NAME]]).
+    image.thumbnail((320, 320), Image.Resampling.LANCZOS)
+    # A photo: WebP (with its transparency for a cut-out) is a fifth of the PNG's bytes.
+    out = io.BytesIO()
+    image.save(out, "WEBP", quality=80, method=6)
+    return Thumbnail("answer.webp", out.getvalue(), alt, caption)
