@@ -17,9 +17,15 @@ Everything is measured in one run, interleaved, against a baseline measured alon
    of the widget's size, as many), in the same page right after the widget's own timing.
 5. Steady state of digits: browser WASM on one thread against Python onnxruntime with
    ``intra_op_num_threads=1`` on the same input.
+6. The placement capture (the widget reads where each node ran from the runtime's verbose log
+   of the Run's session, assets/live-example-capture.mjs) against the same widget without it
+   (the test hook ``noPlacement``): cold Runs of linear, interleaved with the cold Runs of 1.;
+   and the widget's median per run, Runs alternating with and without it in one page, on the
+   largest model on WASM and on linear on a software WebGPU adapter (the WebGPU provider logs
+   a line per shader per run, which the capture drops).
 
 usage: .venv/bin/python scripts/bench_live.py [--reps 7] [--overhead-runs 6] [--runs 2000]
-       [--reading-ms 1000] [--no-record]
+       [--reading-ms 1000] [--only capture] [--record | --no-record]
 
 A run with the default settings appends its figures (keys ``live.*``) to docs/benchmarks.json, the
 data file the pages print measured figures from (``scripts/bench_record.py``).
@@ -52,6 +58,7 @@ from tests.support.browser import (  # noqa: E402
     GITHUB_PAGES_CACHE,
     PageProbe,
     StaticServer,
+    choose_backend,
     launch,
     wait_until,
 )
@@ -147,12 +154,19 @@ def profile(playwright, folder: Path):  # type: ignore[no-untyped-def]
 READING_MS = 1000
 
 
-def visit(page, url: str, button: str, reading_ms: int = READING_MS) -> float:  # type: ignore[no-untyped-def]
+#: The widget without the placement capture: sessions created at the example's own log level.
+NO_CAPTURE = "() => { window.onnxLiveExample.noPlacement = true; }"
+
+
+def visit(page, url: str, button: str, reading_ms: int = READING_MS,  # type: ignore[no-untyped-def]
+          before_click: str | None = None) -> float:
     """Load the page, press Run; seconds from the click to the verified result."""
     probe = PageProbe(url.split("/repo/")[0]).attach(page)
     page.goto(url, wait_until="load")
     page.wait_for_selector(button + ":not([disabled])")
     page.wait_for_timeout(reading_ms)
+    if before_click:
+        page.evaluate(before_click)
     page.click(button)
     wait_until(page, "window.benchEnd !== null", timeout=120_000)
     match = page.eval_on_selector("[data-match]", "e => e.dataset.match")
@@ -179,6 +193,41 @@ def overhead(browser, url: str, runs: int) -> tuple[float, float, int]:  # type:
     widget = statistics.median(statistics.median(p["widget"]) for p in pairs)
     bare = statistics.median(statistics.median(p["bare"]) for p in pairs)
     return widget, bare, sum(len(p["bare"]) for p in pairs)
+
+
+#: The runtime's verbose lines the widget's taps have kept and dropped on the page so far.
+CAPTURED = "() => ({ ...window.onnxLiveExample.captured })"
+
+
+def capture_cost(browser, url: str, runs: int, backend: str | None = None  # type: ignore[no-untyped-def]
+                 ) -> tuple[float, float, float]:
+    """The widget's median per run (ms) with the placement capture and without it: Runs of one
+    page alternating between the two (after one Run that warms the page up), medians of each;
+    and the median number of lines a Run with the capture dropped while it ran (after its
+    session was created: those the runtime logs on every run)."""
+    page = browser.new_context().new_page()
+    page.goto(url, wait_until="load")
+    page.wait_for_selector(WIDGET_RUN + ":not([disabled])")
+    if backend:
+        choose_backend(page, backend)
+    medians: dict[bool, list[float]] = {True: [], False: []}
+    dropped: list[int] = []
+    for number in range(2 * runs + 1):
+        capture = number % 2 == 0
+        page.evaluate("(off) => { window.onnxLiveExample.noPlacement = off; }", not capture)
+        before = page.evaluate(CAPTURED)
+        page.click(WIDGET_RUN)
+        page.wait_for_selector('[data-live-example][data-state="done"]', timeout=300_000)
+        after = page.evaluate(CAPTURED)
+        if capture:  # a creation's own lines are kept (and dropped): the rest came while running
+            dropped.append((after["dropped"] - before["dropped"]) - (after["kept"] - before["kept"]))
+        placed = page.get_attribute("[data-live-example]", "data-placement")
+        if (placed is not None) != capture:
+            raise SystemExit(f"{url}: the capture was {'off' if capture else 'on'} against the hook")
+        if number:
+            medians[capture].append(float(page.get_attribute("[data-live-example]", "data-median-ms")))
+    page.context.close()
+    return statistics.median(medians[True]), statistics.median(medians[False]), statistics.median(dropped)
 
 
 def python_median(model: Path, reference: dict, runs: int) -> float:
@@ -240,6 +289,40 @@ def live_figures(m: dict[str, float], widget_ms: float, bare_ms: float, largest:
     }
 
 
+Cost = tuple[float, float, float]
+
+
+def capture_figures(m: dict[str, float], wasm: Cost, webgpu: Cost,
+                    largest: str) -> dict[str, dict[str, object]]:
+    """The capture's figures: each a ratio of the widget with it to the widget without it."""
+    fig, ratio = bench_record.figure, bench_record.ratio
+    cold = m["cold"] / m["cold-bare"]
+    return {
+        "live.capture-cold-run": fig(cold, ratio(cold, 3), "Cold Run to checked result, linear, "
+                                     "the widget reading where each node ran against the same "
+                                     "widget without it"),
+        "live.capture-per-run-wasm": fig(wasm[0] / wasm[1], ratio(wasm[0] / wasm[1], 3),
+                                         f"The widget's median per run, {largest} on WASM, "
+                                         "reading where each node ran against not"),
+        "live.capture-per-run-webgpu": fig(webgpu[0] / webgpu[1], ratio(webgpu[0] / webgpu[1], 3),
+                                           "The widget's median per run, linear on a software "
+                                           "WebGPU adapter, reading where each node ran against "
+                                           "not"),
+    }
+
+
+def print_capture(m: dict[str, float], wasm: Cost, webgpu: Cost, largest: str, runs: int) -> None:
+    print("\nThe placement capture against the same widget without it (`noPlacement`):\n")
+    print("| measurement | without | with | ratio | log lines dropped while running, a Run |")
+    print("|---|---:|---:|---:|---:|")
+    print(f"| Cold Run to verified result, linear (fresh profiles, interleaved) "
+          f"| {m['cold-bare']:.3f} s | {m['cold']:.3f} s | {m['cold'] / m['cold-bare']:.3f} | |")
+    print(f"| Median per run, {largest}, WASM ({runs} Runs each, alternating) "
+          f"| {wasm[1]:.3f} ms | {wasm[0]:.3f} ms | {wasm[0] / wasm[1]:.3f} | {wasm[2]:.0f} |")
+    print(f"| Median per run, linear, software WebGPU ({runs} Runs each, alternating) "
+          f"| {webgpu[1]:.3f} ms | {webgpu[0]:.3f} ms | {webgpu[0] / webgpu[1]:.3f} | {webgpu[2]:.0f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=7)
@@ -247,9 +330,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=2000)
     parser.add_argument("--reading-ms", type=int, default=READING_MS,
                         help="wait between the button being ready and the click")
+    parser.add_argument("--only", choices=("capture",),
+                        help="measure the placement capture alone (6. above)")
     bench_record.add_arguments(parser)
     args = parser.parse_args()
-    defaults = (args.reps, args.overhead_runs, args.runs, args.reading_ms) == (7, 6, 2000, READING_MS)
+    defaults = (args.reps, args.overhead_runs, args.runs, args.reading_ms, args.only) == (
+        7, 6, 2000, READING_MS, None)
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -266,16 +352,22 @@ def main() -> None:
         digits = site / "models" / "digits"
         reference = json.loads((digits / "reference.json").read_text())
 
-        results: dict[str, list[float]] = {k: [] for k in ("cold", "article", "return", "third", "kept")}
+        keys = ("cold", "cold-bare", *(() if args.only else ("article", "return", "third", "kept")))
+        results: dict[str, list[float]] = {k: [] for k in keys}
         with StaticServer(site, "/repo/", cache_control=GITHUB_PAGES_CACHE) as server, \
                 StaticServer(kept.site, "/repo/", cache_control=GITHUB_PAGES_CACHE) as kept_server, \
                 sync_playwright() as playwright:
             linear = "models/linear/"
             run = functools.partial(visit, reading_ms=args.reading_ms)
             for rep in range(args.reps):  # interleaved, so drift hits every measurement alike
+                with profile(playwright, work / f"bare{rep}") as bare:
+                    results["cold-bare"].append(
+                        run(bare.pages[0], server.url + linear, WIDGET_RUN, before_click=NO_CAPTURE))
                 with profile(playwright, work / f"ours{rep}") as ours:
                     page = ours.pages[0]
                     results["cold"].append(run(page, server.url + linear, WIDGET_RUN))
+                    if args.only:
+                        continue
                     results["return"].append(run(page, server.url + linear, WIDGET_RUN))
                     results["third"].append(run(page, server.url + linear, WIDGET_RUN))
                 with profile(playwright, work / f"article{rep}") as article:
@@ -288,15 +380,27 @@ def main() -> None:
                     context.new_cdp_session(page).send("Network.clearBrowserCache")
                     results["kept"].append(run(page, kept_server.url + linear, WIDGET_RUN))
             browser = launch(playwright)  # no WebGPU adapter: the fallback path
-            widget_ms, bare_ms, timed = overhead(
-                browser, server.url + f"models/{largest.name}/", args.overhead_runs)
-            page = browser.new_context().new_page()
-            page.goto(server.url + "models/digits/", wait_until="load")
-            steady = page.evaluate(STEADY, [args.runs])
+            wasm_cost = capture_cost(browser, server.url + f"models/{largest.name}/", args.overhead_runs)
+            if not args.only:
+                widget_ms, bare_ms, timed = overhead(
+                    browser, server.url + f"models/{largest.name}/", args.overhead_runs)
+                page = browser.new_context().new_page()
+                page.goto(server.url + "models/digits/", wait_until="load")
+                steady = page.evaluate(STEADY, [args.runs])
             browser.close()
-        native = python_median(digits / "model.onnx", reference, args.runs)
+            gpu = launch(playwright, webgpu=True)
+            webgpu_cost = capture_cost(gpu, server.url + linear, args.overhead_runs, "webgpu")
+            gpu.close()
+        if not args.only:
+            native = python_median(digits / "model.onnx", reference, args.runs)
 
     m = {key: statistics.median(values) for key, values in results.items()}
+    capture = capture_figures(m, wasm_cost, webgpu_cost, largest.name)
+    if args.only:
+        print_capture(m, wasm_cost, webgpu_cost, largest.name, args.overhead_runs)
+        if bench_record.should_record(args, defaults):
+            bench_record.record(capture, chromium=CHROMIUM)
+        return
     article = m["article"]
     print(f"Chromium headless, no GPU, {args.reps} repetitions interleaved, medians; "
           f"each click {args.reading_ms} ms after the Run button is ready.\n")
@@ -320,14 +424,15 @@ def main() -> None:
     print(f"| Steady state, digits, browser WASM, {steady['threads']} thread "
           f"({args.runs} runs, median of groups of 20) | {steady['median']:.3f} ms | "
           f"{steady['median'] / native:.2f} | |")
+    print_capture(m, wasm_cost, webgpu_cost, largest.name, args.overhead_runs)
     print("\nEvery repetition (s):", json.dumps({k: [round(v, 3) for v in vs] for k, vs in results.items()}))
     targets = (("cold Run", m["cold"] / article, 0.50), ("return visit", m["return"] / article, 0.25),
                ("overhead", widget_ms / bare_ms, 1.05))
     for name, ratio, target in targets:
         print(f"{name}: {ratio:.3f} against ≤ {target:.2f}: {'met' if ratio <= target else 'MISSED'}")
     if bench_record.should_record(args, defaults):
-        bench_record.record(live_figures(m, widget_ms, bare_ms, largest.name, native, steady["median"]),
-                            chromium=CHROMIUM)
+        bench_record.record({**live_figures(m, widget_ms, bare_ms, largest.name, native, steady["median"]),
+                             **capture}, chromium=CHROMIUM)
     if any(ratio > target for _, ratio, target in targets):
         raise SystemExit(1)
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+import shutil
 import textwrap
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -182,3 +184,19 @@ def widget_attributes(html: str) -> dict[str, str | None]:
     parser = _WidgetAttributes()
     parser.feed(html)
     return parser.attrs
+
+
+def cards_site(root: Path, names: Iterable[str]) -> Built:
+    """A site whose one docs page, cards/, embeds the live example of each named model of
+    this repository, built with --strict into ``root / "site"``."""
+    names = list(names)
+    for name in names:
+        shutil.copytree(MODELS / name, root / "models" / name,
+                        ignore=shutil.ignore_patterns("export.py", "__pycache__"))
+    embeds = "".join(f"[[live-example: {name}]]\n\n" for name in names)
+    config = write_project(root, {"t": term("T")},
+                           docs={"index.md": "# Home\n", "cards.md": "# Cards\n\n" + embeds},
+                           yml=YML_WITH_MODELS.format(node_modules=REPO / "node_modules", extra=""))
+    built = build_site(config, strict=True, site_dir=root / "site")
+    assert not built.aborted, built.warnings
+    return built

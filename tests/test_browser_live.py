@@ -23,6 +23,7 @@ from .support.browser import (
     ISOLATION_HEADERS,
     PageProbe,
     StaticServer,
+    choose_backend,
     launch,
     wait_until,
 )
@@ -103,14 +104,6 @@ def run(page, until: tuple[str, ...] = ("done",)) -> dict[str, str]:
         "(states) => states.includes(document.querySelector('[data-live-example]').dataset.state)",
         arg=[*until, "error"] if "error" not in until else list(until), timeout=180_000)
     return page.eval_on_selector(WIDGET, "e => ({...e.dataset})")
-
-
-def choose_backend(page, backend: str) -> None:
-    """Pick a backend on the widget's "Run on" switch (inside its folded record)."""
-    record = WIDGET + ' [data-le="record"]'
-    if page.get_attribute(record, "open") is None:
-        page.click(record + " > summary")
-    page.check(f'{WIDGET} input[data-le-backend][value="{backend}"]')
 
 
 def assert_clean(probe: PageProbe) -> None:

@@ -1,8 +1,8 @@
 """Several live examples of one page run at once, in real headless Chromium with the real
 onnxruntime-web: every Run pressed in the same task, each one's use of the runtime (session
 creation, runs, release) one after the other through the widget's page-wide queue, every
-result right, and the page's own ``fetch`` and ``WebAssembly.instantiateStreaming`` back in
-place afterwards, never a wrapper of a wrapper on the way.
+result right, and the page's own ``fetch``, ``WebAssembly.instantiateStreaming`` and console
+functions back in place afterwards, never a wrapper of a wrapper on the way.
 
 Three cards, not two: with two, the Runs did not overlap on this machine even before the
 queue, so the test passed there too. With three, the widget code before the queue (commit
@@ -14,13 +14,12 @@ does not support unaligned accesses"): two sessions' runs of one runtime at once
 from __future__ import annotations
 
 import itertools
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from .sitebuild import MODELS, REPO, YML_WITH_MODELS, build_site, term, write_project
+from .sitebuild import cards_site
 from .support.browser import PageProbe, StaticServer, chromium, wait_until
 
 pytestmark = pytest.mark.browser
@@ -45,6 +44,7 @@ RECORD = """() => {
       set: (next) => { value = next; record.sets.push([key, next === original]); },
     });
   }
+  record.console = { log: console.log, error: console.error };  // the widget taps both
   window.__glRecord = record;
 }"""
 
@@ -62,6 +62,8 @@ AFTER = """() => ({
   fetch: window.fetch === window.__glRecord.originals.fetch,
   instantiateStreaming:
     WebAssembly.instantiateStreaming === window.__glRecord.originals.instantiateStreaming,
+  console: console.log === window.__glRecord.console.log
+    && console.error === window.__glRecord.console.error,
   sets: window.__glRecord.sets,
   stats: { ...window.onnxLiveExample.stats },
 })"""
@@ -70,16 +72,7 @@ AFTER = """() => ({
 @pytest.fixture(scope="module")
 def cards(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StaticServer]:
     """A site whose one docs page embeds the CARDS' live examples, served under /repo/."""
-    root = tmp_path_factory.mktemp("runs-at-once")
-    for name in CARDS:
-        shutil.copytree(MODELS / name, root / "models" / name,
-                        ignore=shutil.ignore_patterns("export.py", "__pycache__"))
-    embeds = "".join(f"[[live-example: {name}]]\n\n" for name in CARDS)
-    config = write_project(root, {"t": term("T")},
-                           docs={"index.md": "# Home\n", "cards.md": "# Cards\n\n" + embeds},
-                           yml=YML_WITH_MODELS.format(node_modules=REPO / "node_modules", extra=""))
-    built = build_site(config, strict=True, site_dir=root / "site")
-    assert not built.aborted, built.warnings
+    built = cards_site(tmp_path_factory.mktemp("runs-at-once"), CARDS)
     with StaticServer(Path(built.site), "/repo/") as server:
         yield server
 
@@ -104,6 +97,7 @@ def test_runs_pressed_at_once_all_match_and_the_globals_are_the_pages_own(cards)
         assert [state[:2] for state in states] == [["done", "true"]] * len(CARDS), (states, after)
         assert after["stats"]["sessionsCreated"] == len(CARDS)
         assert after["fetch"] is True and after["instantiateStreaming"] is True
+        assert after["console"] is True
         # The wrappers went in (the first creation took the .wasm through them) and each was
         # taken out before the next went in: per global, wrapper and original alternate.
         for key in ("fetch", "instantiateStreaming"):

@@ -151,6 +151,30 @@ def test_node_placement__the_log_goes_through_console_error_bound_at_start(brows
 
 
 @pytest.mark.browser
+def test_node_placement__a_log_id_marks_every_line_of_its_session_also_while_it_runs(browser) -> None:
+    page, cases = browser
+    lines = page.page.evaluate("""async (url) => {
+      window.consoleLines.length = 0;
+      const options = { executionProviders: ["webgpu"], logSeverityLevel: 0, logId: "mine-1" };
+      const session = await ort.InferenceSession.create(url, options);
+      const created = window.consoleLines.slice();
+      const input = new ort.Tensor("float32", new Float32Array(6), [2, 3]);
+      await session.run({ input });
+      await session.run({ input });
+      const ran = window.consoleLines.slice(created.length);
+      await session.release();
+      return { created, ran };
+    }""", page.files[cases["linear"].key])
+    ids = {re.search(r"\[[VIWEF]:onnxruntime:([^,]*), ", line).group(1)  # type: ignore[union-attr]
+           for line in lines["created"] + lines["ran"]}
+    assert ids == {"mine-1"} and len(lines["created"]) > 100
+    assert any(line.endswith("] Node placements") for line in lines["created"])
+    # While it runs: one info line per shader the WebGPU provider starts, each run.
+    starting = [line for line in lines["ran"] if "[I:onnxruntime:mine-1, " in line and "Starting program" in line]
+    assert len(starting) == 2 == len(lines["ran"]), lines["ran"]
+
+
+@pytest.mark.browser
 def test_node_placement__a_split_warns_at_the_default_level(browser) -> None:
     page, cases = browser
     lines = [line.split("] ", 1)[1].replace("\x1b[m", "") for line in

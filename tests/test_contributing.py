@@ -66,7 +66,7 @@ class Copy:
 def followed(tmp_path_factory: pytest.TempPathFactory) -> Copy:
     """A copy of the repository's content with the walk-through's files and commands done."""
     root = tmp_path_factory.mktemp("contributing")
-    for name in ("docs", "glossary", "models", "diagrams"):
+    for name in ("docs", "glossary", "models", "diagrams"):  # diagrams: the drawn mermaid fences
         shutil.copytree(REPO / name, root / name)
     shutil.copy2(REPO / "mkdocs.yml", root / "mkdocs.yml")
     for name in (".venv", "node_modules"):  # the commands use the repository's own set-up

@@ -121,7 +121,7 @@ def test_offline_with_an_empty_cache_says_what_is_missing_and_both_ways_out(tmp_
         _resolve(tmp_path, CLOSED)
     message = str(error.value)
     assert "\n" not in message
-    assert message.startswith(f"the browser runtime packages coi-serviceworker@0.1.7 are not in the cache {tmp_path / 'cache'}")
+    assert message.startswith(f"the browser runtime package coi-serviceworker@0.1.7 is not in the cache {tmp_path / 'cache'}")
     assert f"the npm registry {CLOSED} could not be reached" in message
     assert "npm install --save-exact coi-serviceworker@0.1.7" in message
     assert "node_modules option" in message

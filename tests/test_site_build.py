@@ -303,7 +303,7 @@ def test_no_request_to_another_origin_is_built_in(tiny: Built) -> None:
 
 def _snapshot(root: Path) -> dict[str, str]:
     return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for folder in ("docs", "glossary", "models") if (root / folder).exists()
+            for folder in ("docs", "glossary", "models", "diagrams") if (root / folder).exists()
             for p in sorted((root / folder).rglob("*")) if p.is_file()}
 
 

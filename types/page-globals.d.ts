@@ -7,6 +7,8 @@ interface OnnxLiveExample {
   init: () => void;
   /** Test hook, set by the widget module: sessions created and released on this page. */
   stats?: { sessionsCreated: number; sessionsReleased: number };
+  /** Test hook, set by the widget module: the runtime's verbose lines its taps kept and dropped. */
+  captured?: { kept: number; dropped: number };
   /**
    * Set by a page (the benchmark's bare loop): called after the widget's timings with the
    * session, its feeds and the timings, before the session is released.
@@ -18,6 +20,16 @@ interface OnnxLiveExample {
     times: number[];
     outputs: unknown;
   }) => Promise<void> | void;
+  /**
+   * Test hooks, set by a page (tests, the benchmark): `sessionOnly` ends each Run once its
+   * session is created and its placement shown, running nothing; `noPlacement` creates sessions
+   * without reading their log (the benchmark's widget without capture); `logs`, when an
+   * array, gets the runtime's log lines of each session whose placement was read, with the
+   * id of the widget that created it.
+   */
+  sessionOnly?: boolean;
+  noPlacement?: boolean;
+  logs?: Array<{ widget: string; lines: string[] }>;
 }
 
 /** The global `mermaid` mkdocs-material draws diagrams with (assets/mermaid-shim.js sets it). */

@@ -13,6 +13,8 @@ import {
   logLine,
   opTypesByProvider,
   parsePlacement,
+  placementText,
+  providerName,
 } from "../../plugins/onnx_glossary/assets/live-example-placement.mjs";
 
 /** @param {string} name */
@@ -109,4 +111,41 @@ describe("one line", () => {
     assert.equal(lines.filter((line) => isPlacementLine(line)).length, 1);  // without origin: the header
     assert.equal(isPlacementLine("  Cast ()", origin), false);  // not the runtime's
   });
+});
+
+describe("the record's words", () => {
+  test("one provider: all of its nodes, the CPU provider called WebAssembly", () => {
+    const wasm = parsePlacement(recorded("linear-wasm"));
+    assert.ok(wasm);
+    assert.equal(placementText(wasm, WASM), "its one node on WebAssembly");
+    const squeezenet = { providers: { [WEBGPU]: 41 }, nodes: [], graphs: 1, listed: false };
+    assert.equal(placementText(squeezenet, WEBGPU), "all 41 nodes on WebGPU");
+  });
+
+  test("a split: the backend asked for first, then the others with their op types", () => {
+    const placement = parsePlacement(recorded("face-detection-webgpu"));
+    assert.ok(placement);
+    assert.equal(placementText(placement, WEBGPU),
+      "213 of 221 nodes on WebGPU · Shape ×2, Slice ×2, Cast and 3 more on CPU");
+    // Not listed node by node: the count alone.
+    assert.equal(placementText({ ...placement, listed: false }, WEBGPU),
+      "213 of 221 nodes on WebGPU · 8 on CPU");
+    const small = { providers: { [WEBGPU]: 188, [WASM]: 2 }, graphs: 1, listed: true,
+      nodes: [{ provider: WASM, opType: "Shape", name: "" }, { provider: WASM, opType: "Shape", name: "a" }] };
+    assert.equal(placementText(small, WEBGPU), "188 of 190 nodes on WebGPU · Shape ×2 on CPU");
+  });
+
+  test("provider names", () => {
+    assert.equal(providerName(WEBGPU, true), "WebGPU");
+    assert.equal(providerName(WASM, false), "CPU");
+    assert.equal(providerName("JsExecutionProvider", false), "WebGPU (JSEP)");
+    assert.equal(providerName("XnnpackExecutionProvider", false), "Xnnpack");
+  });
+});
+
+test("a line's log id: the session's logId option, empty by default", () => {
+  const [line] = recorded("linear-wasm");
+  assert.equal(logLine(line)?.logId, "");
+  assert.equal(logLine(line.replace(":onnxruntime:, ", ":onnxruntime:onnx-live-example-3, "))?.logId,
+    "onnx-live-example-3");
 });

@@ -362,3 +362,11 @@ class PageProbe:
     def fetched(self, fragment: str) -> list[str]:
         """Requests whose URL contains ``fragment``."""
         return [url for url in self.requests if fragment in url]
+
+
+def choose_backend(page, backend: str, root: str = "[data-live-example]") -> None:  # type: ignore[no-untyped-def]
+    """Pick a backend on a live example's "Run on" switch (inside its folded record)."""
+    record = root + ' [data-le="record"]'
+    if page.get_attribute(record, "open") is None:
+        page.click(record + " > summary")
+    page.check(f'{root} input[data-le-backend][value="{backend}"]')

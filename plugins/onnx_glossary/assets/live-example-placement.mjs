@@ -40,8 +40,9 @@
  */
 
 // "2026-12-03 12:29:38.569099 [V:onnxruntime:logid, session_state.cc:1584 Function] message":
-// the severity, the function, and the message after the one space that follows the bracket.
-const LOG_LINE = /^\S+ \S+ \[([VIWEF]):onnxruntime:.*?, [^\s\]]+:\d+ ([^\s\]]+)\] (.*)$/;
+// the severity, the session's log id (its option logId, empty by default), the function, and
+// the message after the one space that follows the bracket.
+const LOG_LINE = /^\S+ \S+ \[([VIWEF]):onnxruntime:(.*?), [^\s\]]+:\d+ ([^\s\]]+)\] (.*)$/;
 // The terminal colours the runtime puts around warnings and errors (ESC [ ... m).
 const COLOUR = new RegExp(String.fromCharCode(27) + "\\[[0-9;]*m", "g");
 const HEADER = "Node placements";
@@ -52,11 +53,13 @@ const NODE = /^ {2}(\S+) \((.*)\)$/;
 /**
  * The parts of one line of onnxruntime's log, or null for any other console text.
  * @param {string} line
- * @returns {{ severity: string, origin: string, message: string } | null}
+ * @returns {{ severity: string, logId: string, origin: string, message: string } | null}
  */
 export function logLine(line) {
   const match = LOG_LINE.exec(line.replace(COLOUR, "").trimEnd());
-  return match ? { severity: match[1], origin: match[2], message: match[3] } : null;
+  return match
+    ? { severity: match[1], logId: match[2], origin: match[3], message: match[4] }
+    : null;
 }
 
 /**
@@ -137,4 +140,64 @@ export function opTypesByProvider(placement) {
     types[node.opType] = (types[node.opType] || 0) + 1;
   }
   return found;
+}
+
+/** The execution providers' names as a reader knows the backends. */
+const PROVIDER_NAMES = Object.freeze({
+  WebGpuExecutionProvider: "WebGPU",
+  JsExecutionProvider: "WebGPU (JSEP)",
+  WebNNExecutionProvider: "WebNN",
+});
+
+/**
+ * A provider's name for the record: WebGPU; the CPU provider (the WebAssembly kernels) is
+ * "CPU" beside a GPU provider and "WebAssembly" alone.
+ * @param {string} provider
+ * @param {boolean} alone
+ */
+export function providerName(provider, alone) {
+  if (provider === "CPUExecutionProvider") return alone ? "WebAssembly" : "CPU";
+  return /** @type {Record<string, string>} */ (PROVIDER_NAMES)[provider]
+    || provider.replace(/ExecutionProvider$/, "");
+}
+
+/** How many op types the record's line names per provider before "and N more". */
+const NAMED_TYPES = 3;
+
+/**
+ * The record's line: "all 12 nodes on WebAssembly", or "188 of 190 nodes on WebGPU · Shape ×2
+ * on CPU" (the op types where the log lists the nodes, the most frequent first).
+ * @param {Placement} placement
+ * @param {string} main the provider the session asked for (it leads the line)
+ */
+export function placementText(placement, main) {
+  const counts = Object.entries(placement.providers);
+  const total = counts.reduce((sum, [, count]) => sum + count, 0);
+  if (counts.length === 1) {
+    const [[provider, count]] = counts;
+    const name = providerName(provider, true);
+    return count === 1 ? "its one node on " + name : "all " + count + " nodes on " + name;
+  }
+  const lead = counts.find(([provider]) => provider === main)
+    || counts.reduce((a, b) => (b[1] > a[1] ? b : a));
+  const types = opTypesByProvider(placement);
+  const others = counts.filter((entry) => entry !== lead).sort((a, b) => b[1] - a[1])
+    .map(([provider, count]) => {
+      const listed = placement.listed ? typeCounts(types[provider] || {}) : "";
+      return (listed || String(count)) + " on " + providerName(provider, false);
+    });
+  return [lead[1] + " of " + total + " nodes on " + providerName(lead[0], false), ...others]
+    .join(" · ");
+}
+
+/**
+ * "Shape ×2, Slice ×2, Cast and 3 more": op types by count (then name), the first few named.
+ * @param {Record<string, number>} types
+ */
+function typeCounts(types) {
+  const sorted = Object.entries(types).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const named = sorted.slice(0, NAMED_TYPES)
+    .map(([type, count]) => (count > 1 ? type + " \u00d7" + count : type));
+  const more = sorted.length - named.length;
+  return named.join(", ") + (more > 0 ? " and " + more + " more" : "");
 }

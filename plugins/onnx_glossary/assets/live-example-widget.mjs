@@ -13,16 +13,19 @@
  * The parts: live-example-core.mjs (pure helpers, unit-tested under node), -inputs.mjs (where
  * the input comes from), -presenters.mjs (how outputs are shown), -cache.mjs (downloads and
  * the persistent cache), -queue.mjs (one Run at a time uses the page's runtime and wraps its
- * globals, so that two never meet), -dom.mjs (shared helpers).
+ * globals, so that two never meet), -session.mjs (creating a session, with -capture.mjs
+ * reading the runtime's log of it), -where.mjs (where its nodes ran), -sweep.mjs (the shape
+ * sweep), -both.mjs (both backends side by side), -dom.mjs (shared helpers).
  *
- * Test hook: window.onnxLiveExample.stats counts the sessions created and released; a page
+ * Test hooks: window.onnxLiveExample.stats counts the sessions created and released; a page
  * may set window.onnxLiveExample.afterTimings to an async function, called with the session,
  * its feeds and the widget's timings before the session is released (the benchmark's bare
- * loop uses it).
+ * loop uses it); window.onnxLiveExample.captured counts the runtime's verbose lines the console
+ * taps kept and dropped; and sessionOnly, noPlacement and logs (types/page-globals.d.ts).
  */
-import {
-  clearCache, fileBytes, handOver, prepareWasm, showCacheLine,
-} from "./live-example-cache.mjs";
+import { runBoth } from "./live-example-both.mjs";
+import { counts } from "./live-example-capture.mjs";
+import { clearCache, fileBytes, prepareWasm, showCacheLine } from "./live-example-cache.mjs";
 import * as core from "./live-example-core.mjs";
 import { needPart, part, setState, setText } from "./live-example-dom.mjs";
 import {
@@ -31,6 +34,9 @@ import {
 import { presentOutputs } from "./live-example-presenters.mjs";
 import { recordSummary, threadsText } from "./live-example-answers.mjs";
 import { busy, exclusive } from "./live-example-queue.mjs";
+import { closeSession, openSession, stats } from "./live-example-session.mjs";
+import { runSweep } from "./live-example-sweep.mjs";
+import { showPlacement } from "./live-example-where.mjs";
 
 /**
  * @import { PreparedWasm } from "./live-example-cache.mjs"
@@ -79,8 +85,8 @@ import { busy, exclusive } from "./live-example-queue.mjs";
  * @property {(wanted?: string) => Promise<BackendChoice>} pickBackend
  * @property {() => Promise<string>} [adapterKind] Models the WebGPU build can run only.
  * @property {(backend: string) => Promise<Ort>} loadRuntime
- * @property {(ort: Ort, backend: string, model?: string | Uint8Array, pinned?: boolean)
- *   => Promise<CreatedSession>} createSession
+ * @property {(ort: Ort, backend: string, model?: string | Uint8Array, pinned?: boolean,
+ *   more?: Record<string, unknown>) => Promise<CreatedSession>} createSession
  * @property {(ort: Ort, ...args: FeedArgs) => Promise<Feeds>} makeFeeds
  * @property {(image: ImageData) => number[]} [drawingToInput] Drawing models only.
  */
@@ -90,22 +96,45 @@ import { busy, exclusive } from "./live-example-queue.mjs";
  * @typedef {{ort: Ort, wasm: PreparedWasm, model: Uint8Array, reference: Reference}} Downloaded
  */
 
+/**
+ * Everything a Run has before it uses the runtime: the example's code, the backend chosen,
+ * the downloads, and the input as makeFeeds() arguments.
+ * @typedef {{example: ExampleModule, downloaded: Downloaded, choice: BackendChoice,
+ *            input: RunInput, args: FeedArgs, pinned: boolean}} Prepared
+ */
+
+/**
+ * What the shape sweep and the run on both backends get from the widget: its steps.
+ * @typedef {object} WidgetSteps
+ * @property {(root: WidgetRoot, backend: string) => Promise<Prepared>} prepare the downloads
+ *   and the input for a backend the reader did not pick on the switch
+ * @property {(root: WidgetRoot, outputs: Readonly<Record<string, Tensor>>, prepared: Prepared)
+ *   => boolean | null} matches whether outputs match the reference (null: no reference)
+ * @property {(root: WidgetRoot) => string} wanted the backend the reader picked on the switch
+ * @property {(root: WidgetRoot) => void} done frees the widget's button and progress bar
+ */
+
 // The runtime sits in <site>/assets/ort/, next to this module's folder (<site>/assets/onnx_glossary/).
 const ORT_BASE = new URL("../ort/", import.meta.url).href;
 
+/** The folded record's tools: the shape sweep, both backends side by side. */
+const TOOLS = 'button[data-action="sweep"], button[data-action="both"]';
+
 /** The data attributes a Run sets, cleared when the next one starts. */
 const RESULT_KEYS = [
-  "backend", "threads", "maxAbsDiff", "match", "medianMs", "sample",
+  "backend", "threads", "maxAbsDiff", "match", "medianMs", "sample", "placement",
   "shippedMatch", "shippedMaxAbsDiff", "timingError",
 ];
 
-const stats = { sessionsCreated: 0, sessionsReleased: 0 };
 // Per example.mjs URL, from when the widget is readied: its import, and its pickBackend() answer.
 /** @type {Map<string, Promise<ExampleModule>>} */
 const examples = new Map();
 /** @type {Map<string, Promise<BackendChoice>>} */
 const choices = new Map();
-if (globalThis.onnxLiveExample) globalThis.onnxLiveExample.stats = stats;
+if (globalThis.onnxLiveExample) {
+  globalThis.onnxLiveExample.stats = stats;
+  globalThis.onnxLiveExample.captured = counts;
+}
 
 /**
  * One Run, as the reader sees it happen: the checked result first, the timings after it.
@@ -114,20 +143,14 @@ if (globalThis.onnxLiveExample) globalThis.onnxLiveExample.stats = stats;
 async function run(root) {
   resetUi(root);
   try {
-    const input = currentInput(root);
+    const prepared = await prepare(root, (example) => chooseBackend(root, example));
+    const { input } = prepared;
     root.dataset.sample = input.source === "own" ? "own" : String(input.index);
-    const started = startDownloads(root);
-    const example = await exampleModule(root); // imported when the widget was readied
-    const choice = await chooseBackend(root, example);
-    const downloaded = await download(root, example, choice.backend, started);
-    const { args, pinned } = feedArgs(root, input, example, downloaded.reference);
     if (busy()) setState(root, "loading", "Waiting for the other live example on this page…");
     // The runtime is the page's: one Run at a time uses it (see live-example-queue.mjs).
-    const words = await exclusive((globals) => runModel(root, {
-      example, downloaded, choice, input, args, pinned,
-    }, globals));
+    const words = await exclusive((globals) => runModel(root, prepared, globals));
     setState(root, "done", words);
-    labelWebGpu(root, example);
+    labelWebGpu(root, prepared.example);
   } catch (error) {
     showError(root, error);
   } finally {
@@ -136,19 +159,49 @@ async function run(root) {
 }
 
 /**
+ * The steps before the runtime is used: the input, the example's code (imported when the
+ * widget was readied), the backend `pick` chooses, the downloads.
+ * @param {WidgetRoot} root
+ * @param {(example: ExampleModule) => Promise<BackendChoice>} pick
+ * @returns {Promise<Prepared>}
+ */
+async function prepare(root, pick) {
+  const input = currentInput(root);
+  const started = startDownloads(root);
+  const example = await exampleModule(root);
+  const choice = await pick(example);
+  const downloaded = await download(root, example, choice.backend, started);
+  const { args, pinned } = feedArgs(root, input, example, downloaded.reference);
+  return { example, downloaded, choice, input, args, pinned };
+}
+
+/** @type {WidgetSteps} */
+const steps = {
+  prepare: (root, backend) => prepare(root, (example) => example.pickBackend(backend)),
+  matches(root, outputs, { downloaded, input }) {
+    if (!input.hasReference) return null;
+    const check = compareOutputs(root, outputs, downloaded.reference, input);
+    return check.pass && (!check.shipped || check.shipped.pass);
+  },
+  wanted: wantedBackend,
+  done: release,
+};
+
+/**
  * The part of a Run that uses the runtime, from the session's creation to its release: a
  * task of the page-wide queue. onnxruntime-web's run() (1.30 and 1.31, lib/wasm/wasm-core-impl.ts)
  * takes room on the runtime's one stack and awaits before it gives it back, so two runs of
  * the page at once corrupt each other; the timings of one would count the other's too.
  * @param {WidgetRoot} root
- * @param {{example: ExampleModule, downloaded: Downloaded, choice: BackendChoice,
- *          input: RunInput, args: FeedArgs, pinned: boolean}} run
+ * @param {Prepared} prepared
  * @param {Globals} globals
  * @returns {Promise<string>} The answer in words: the line the Run ends with.
  */
-async function runModel(root, { example, downloaded, choice, input, args, pinned }, globals) {
-  const created = await createSession(root, example, downloaded, choice, pinned, globals);
+async function runModel(root, prepared, globals) {
+  const { example, downloaded, input, args } = prepared;
+  const created = await createSession(root, prepared, globals);
   try {
+    if (hooks().sessionOnly) return "The session is created; nothing was run (test hook).";
     const feeds = await example.makeFeeds(created.ort, ...args);
     const pixelNote = checkSamplePixels(root, feeds, downloaded.reference, input);
     const first = await firstRun(root, created, feeds);
@@ -179,9 +232,16 @@ async function runModel(root, { example, downloaded, choice, input, args, pinned
     }
     return words;
   } finally {
-    // Free the session (WebGPU memory) before the next task's runtime work starts.
-    await created.session.release().then(() => { stats.sessionsReleased++; }, () => {});
+    await closeSession(created);
   }
+}
+
+/**
+ * The page's test hooks (types/page-globals.d.ts), or none.
+ * @returns {Partial<OnnxLiveExample>}
+ */
+function hooks() {
+  return globalThis.onnxLiveExample || {};
 }
 
 /* -- the steps ---------------------------------------------------------------------------- */
@@ -192,7 +252,7 @@ async function runModel(root, { example, downloaded, choice, input, args, pinned
  * @param {WidgetRoot} root
  */
 function resetUi(root) {
-  runButton(root).disabled = true;
+  setBusy(root, true);
   for (const key of RESULT_KEYS) delete root.dataset[key];
   needPart(root, "error").hidden = true;
   for (const name of ["shipped-title", "shipped"]) {
@@ -367,25 +427,20 @@ async function download(root, example, backend, started) {
 }
 
 /**
+ * The Run's session, and where its nodes went (the runtime's log of it, unless a test hook
+ * says not to read it).
  * @param {WidgetRoot} root
- * @param {ExampleModule} example
- * @param {Downloaded} downloaded
- * @param {BackendChoice} choice
- * @param {boolean} pinned
+ * @param {Prepared} prepared
  * @param {Globals} globals
  */
-async function createSession(root, example, { ort, wasm, model }, choice, pinned, globals) {
+async function createSession(root, { example, downloaded, choice, pinned }, globals) {
   setState(root, "loading", "Creating the session…");
-  const started = performance.now();
-  const finish = handOver(ort, wasm, globals);
-  let created;
-  try {
-    created = await example.createSession(ort, choice.backend, model, pinned);
-  } finally {
-    finish();
-  }
-  stats.sessionsCreated++;
-  const createMs = performance.now() - started;
+  const created = await openSession({
+    example, downloaded, backend: choice.backend, pinned, placement: !hooks().noPlacement,
+  }, globals);
+  showPlacement(root, created.placement, created.backend);
+  const logs = hooks().logs;
+  if (Array.isArray(logs) && created.lines) logs.push({ widget: root.id, lines: created.lines });
   const threads = String(created.ort.env.wasm.numThreads);
   root.dataset.backend = created.backend;
   root.dataset.threads = threads;
@@ -397,7 +452,7 @@ async function createSession(root, example, { ort, wasm, model }, choice, pinned
     shared: typeof SharedArrayBuffer !== "undefined",
     threads: Number(threads),
   }));
-  return { ...created, createMs };
+  return created;
 }
 
 /**
@@ -598,8 +653,20 @@ function showError(root, error) {
  */
 function release(root) {
   delete needPart(root, "progress").dataset.active;
-  runButton(root).disabled = false;
+  setBusy(root, false);
   showCacheLine(root);
+}
+
+/**
+ * While the runtime works for this widget (a Run, the sweep, both backends), its buttons wait.
+ * @param {WidgetRoot} root
+ * @param {boolean} working
+ */
+function setBusy(root, working) {
+  runButton(root).disabled = working;
+  /** @type {NodeListOf<HTMLButtonElement>} */
+  const tools = root.querySelectorAll(TOOLS);
+  for (const tool of tools) tool.disabled = working;
 }
 
 /* -- helpers of the steps ------------------------------------------------------------------ */
@@ -701,7 +768,7 @@ export function init() {
   for (const root of roots) {
     if (root.dataset.ready) continue;
     root.dataset.ready = "true";
-    runButton(root).disabled = false;
+    setBusy(root, false);
     initInputs(root);
     // What the Run button needs first, done now: import this page's own example.mjs (a few
     // kB, the code the page shows, which imports no runtime until Run) and let it choose the
@@ -731,6 +798,12 @@ document.addEventListener("click", (event) => {
   if (target.closest('button[data-action="add-row"]')) changeRows(root, 1);
   if (target.closest('button[data-action="remove-row"]')) changeRows(root, -1);
   if (target.closest('button[data-action="clear-cache"]')) clearCache(root);
+  /** @type {HTMLButtonElement | null} */
+  const tool = target.closest(TOOLS);
+  if (tool && !tool.disabled && !runButton(root).disabled) {
+    setBusy(root, true);
+    (tool.dataset.action === "sweep" ? runSweep : runBoth)(root, steps);
+  }
   /** @type {HTMLElement | null} */
   const tab = target.closest("[data-tab]");
   if (tab) selectTab(root, tab.dataset.tab);

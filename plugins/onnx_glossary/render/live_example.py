@@ -24,6 +24,7 @@ from ..browser.runtime import BUNDLES, EXTRA_WEBGPU_MB, WASM_ONLY_DOMAINS, WEBGP
 from ..models.element_types import BY_NAME
 from ..models.example_spec import tolerance
 from ..render.environment import environment, shape_text
+from .sweep import sweep_spec
 
 #: Inputs with at most this many elements are written into the snippet; larger ones are read
 #: from reference.json next to the model (a page of numbers helps nobody).
@@ -217,13 +218,18 @@ def _work(reference: Mapping[str, Any]) -> dict[str, Code]:
             "extra_mb": Code(f"{EXTRA_WEBGPU_MB:.1f}")}
 
 
+def _wasm_only(facts: _Facts) -> bool:
+    """Whether only the WebAssembly build can run the model (it uses ai.onnx.ml operators)."""
+    return bool(WASM_ONLY_DOMAINS & set(getattr(facts, "opsets", None) or {}))
+
+
 def _snippet_context(facts: _Facts, reference: Mapping[str, Any]) -> dict[str, Any]:
     image = reference.get("image")
     inputs = _inputs(facts, reference)
     return {
         "model": js(facts.name),
         "py_model": py(facts.name),
-        "wasm_only": bool(WASM_ONLY_DOMAINS & set(getattr(facts, "opsets", None) or {})),
+        "wasm_only": _wasm_only(facts),
         "work": _work(reference),
         "inputs": inputs,
         "overrides": [
@@ -348,6 +354,9 @@ def widget_context(
             for t in facts.inputs
         ],
         "overrides": free_dimension_overrides(facts, reference),
+        # The tools of the folded record: both backends side by side, and the shape sweep.
+        "both": not _wasm_only(facts),
+        "sweep": sweep_spec(facts, reference),
         # The .wasm each backend's bundle loads: the widget downloads it with progress.
         "runtime_files": {backend: bundle.wasm for backend, bundle in BUNDLES.items()},
         "cache": dict(cache) if cache else None,
