@@ -38,8 +38,10 @@ def made_up_figures() -> dict[str, dict]:
     p1 = {n: {"plain": 10.0, "plugin": 12.0, "plain_cpu": 10.0, "plugin_cpu": 12.2} for n in (20, 1000)}
     errors = {"working": 14.0, "broken": 13.0, "working_cpu": 14.0, "broken_cpu": 13.3}
     live = {"cold": 0.3, "article": 0.66, "return": 0.13, "third": 0.12, "kept": 0.12}
+    capture = {"cold": 0.31, "cold-bare": 0.3}
     return {**bench_build.build_figures(1000, p1, errors),
-            **bench_live.live_figures(live, 31.2, 31.0, "text-detection", 0.01, 0.047)}
+            **bench_live.live_figures(live, 31.2, 31.0, "text-detection", 0.01, 0.047),
+            **bench_live.capture_figures(capture, (31.5, 31.0, 0), (5.2, 5.0, 22), "text-detection")}
 
 
 def test_a_run_is_appended_after_the_others_and_its_figures_become_the_newest(tmp_path) -> None:
