@@ -202,11 +202,17 @@ def test_arriving_by_instant_navigation_then_run(instant, browsers) -> None:
 def test_no_page_loads_the_runtime_before_run(plain, browsers) -> None:
     page = browsers[False].new_context().new_page()
     probe = PageProbe(plain.origin).attach(page)
-    for path in ("", "glossary/", "models/"):
+    for path in ("glossary/", "models/"):
         page.goto(plain.url + path, wait_until="load")
         page.wait_for_timeout(200)
     assert probe.fetched("/assets/ort/") == [] and probe.fetched("example.mjs") == []
     assert probe.fetched("live-example.js")  # the script is on every page, and idle
+    # The home page's demo is a widget: it imports its own example.mjs and nothing else.
+    page.goto(plain.url, wait_until="load")
+    page.wait_for_selector(RUN + ":not([disabled])")
+    page.wait_for_timeout(200)
+    assert [u.rsplit("/repo/", 1)[1] for u in probe.fetched("example.mjs")] == ["models/background-removal/example.mjs"]
+    assert probe.fetched("/assets/ort/") == []
     # A page with a widget (the ONNX term embeds one) readies it: it imports its example.mjs,
     # the code it shows, which imports no runtime until Run.
     page.goto(plain.url + "glossary/onnx/", wait_until="load")

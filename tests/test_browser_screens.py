@@ -64,6 +64,8 @@ TABLES_JS = """() => {
   const column = document.querySelector('.md-content').getBoundingClientRect();
   const wrong = [];
   for (const table of document.querySelectorAll('article table')) {
+    // A table not drawn (a widget's, until its button fills it) has no box to measure.
+    if (!table.getClientRects().length) continue;
     const name = (table.caption?.textContent || table.querySelector('th, td')?.textContent || '').trim().slice(0, 30);
     const box = table.closest('.md-typeset__scrollwrap, .gl-table-scroll') || table;
     const rect = box.getBoundingClientRect();
