@@ -203,8 +203,7 @@ def test_link_to_a_missing_term_names_the_body_line(tmp_path: Path) -> None:
 
 
 def test_many_broken_links_in_a_big_glossary_each_get_the_nearest_slug(tmp_path: Path) -> None:
-    # Past a few dozen terms the suggestions come from an index, not difflib's full scan:
-    # the hints must read the same as for a small glossary.
+    # A big glossary's hints must read the same as a small one's (common/suggestions.py).
     files = {f"topic-{i:03d}": term(f"Topic {i}") for i in range(120)}
     files["webgpu"] = term("WebGPU")
     files["webassembly"] = term("WebAssembly")

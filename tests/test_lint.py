@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from onnx_glossary.browser.packages import load_manifest
 
 from .sitebuild import REPO
 
@@ -125,11 +126,13 @@ def test_the_js_tools_are_pinned_dev_dependencies() -> None:
     package = json.loads((REPO / "package.json").read_text(encoding="utf-8"))
     lock = json.loads((REPO / "package-lock.json").read_text(encoding="utf-8"))
     dev = package["devDependencies"]
-    for name in ("typescript", "eslint", "eslint-plugin-es-x", "@eslint/js", "globals"):
+    for name in ("typescript", "eslint", "eslint-plugin-es-x", "@eslint/js", "globals", "axe-core"):
         assert re.fullmatch(r"\d+\.\d+\.\d+", dev.get(name, "")), (name, dev.get(name))
         assert lock["packages"][f"node_modules/{name}"]["version"] == dev[name], name
         assert lock["packages"][f"node_modules/{name}"].get("dev") is True, name
     assert not set(dev) & set(package.get("dependencies", {}))
+    # A dependency is what a built site ships: the runtime manifest's packages, nothing else.
+    assert set(package["dependencies"]) == {p.name for p in load_manifest().values()}
 
 
 @pytest.mark.parametrize("path", JS_FILES, ids=[p.name for p in JS_FILES])

@@ -18,12 +18,16 @@ from onnx_glossary.common.problems import Finding
 from onnx_glossary.models.acceptance import earliest_ort
 from onnx_glossary.models.analysis import ModelError, analyse_model
 from onnx_glossary.models.facts import ModelFacts, from_json_dict, to_json_dict
+from onnx_glossary.options import Options
 
 from . import model_builders as build
 from .sitebuild import LIGHT, MODELS, REPO
 
 LIGHT_MODELS = sorted(LIGHT.glob("light_*.onnx"))
 RUNTIME = BrowserRuntime("1.31.1", 13, 26)
+
+#: The site's size budget, from its one default (Options).
+BUDGET = Options().size_budget_bytes
 
 
 def messages(facts: ModelFacts) -> list[str]:
@@ -36,6 +40,7 @@ def webgpu():
 
 
 def analyse(model: onnx.ModelProto, tmp_path: Path, **kwargs) -> ModelFacts:
+    kwargs.setdefault("size_budget_bytes", BUDGET)
     return analyse_model(build.save(model, tmp_path / "m"), runtime=RUNTIME, **kwargs)
 
 
@@ -194,7 +199,7 @@ def test_external_data_is_reported(tmp_path):
     path = folder / "model.onnx"
     onnx.save_model(built, path, save_as_external_data=True, location="model.onnx.data",
                     size_threshold=0)
-    facts = analyse_model(path, runtime=RUNTIME)
+    facts = analyse_model(path, runtime=RUNTIME, size_budget_bytes=BUDGET)
     assert facts.external_data
     assert facts.weight_bytes == 16
     assert any("external data (model.onnx.data)" in w for w in messages(facts))
@@ -210,7 +215,7 @@ def _initializer_parameters(path: Path) -> int:
 @pytest.mark.parametrize("name", ["linear", "edges", "edges-int8", "iris", "digits", "digits-int8"])
 def test_committed_models(name, webgpu):
     path = MODELS / name / "model.onnx"
-    facts = analyse_model(path, webgpu=webgpu, runtime=RUNTIME)
+    facts = analyse_model(path, webgpu=webgpu, runtime=RUNTIME, size_budget_bytes=BUDGET)
     assert facts.name == name
     assert facts.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
     assert facts.file_size == path.stat().st_size < 1_000_000
@@ -224,7 +229,7 @@ def test_committed_models(name, webgpu):
 
 
 def test_linear_model_matches_the_article():
-    facts = analyse_model(MODELS / "linear" / "model.onnx", runtime=RUNTIME)
+    facts = analyse_model(MODELS / "linear" / "model.onnx", runtime=RUNTIME, size_budget_bytes=BUDGET)
     assert facts.parameter_count == 4 == _initializer_parameters(MODELS / "linear/model.onnx")
     assert facts.opsets == {"ai.onnx": 17}
     assert facts.ir_version == 8
@@ -239,7 +244,7 @@ def test_linear_model_matches_the_article():
 
 
 def test_edges_model_takes_and_returns_rgba():
-    facts = analyse_model(MODELS / "edges" / "model.onnx", runtime=RUNTIME)
+    facts = analyse_model(MODELS / "edges" / "model.onnx", runtime=RUNTIME, size_budget_bytes=BUDGET)
     assert [(t.name, t.elem_type, t.shape) for t in facts.inputs] == [
         ("pixels", "uint8", ("height", "width", 4))]
     assert [(t.name, t.elem_type, t.shape) for t in facts.outputs] == [
@@ -250,7 +255,7 @@ def test_edges_model_takes_and_returns_rgba():
 
 
 def test_quantised_model_records_its_origin():
-    facts = analyse_model(MODELS / "edges-int8" / "model.onnx", runtime=RUNTIME)
+    facts = analyse_model(MODELS / "edges-int8" / "model.onnx", runtime=RUNTIME, size_budget_bytes=BUDGET)
     ops = {op.op_type for op in facts.operators}
     assert {"QuantizeLinear", "DequantizeLinear"} <= ops
     assert {op.domain for op in facts.operators} == {"ai.onnx"}  # no com.microsoft ops
@@ -261,7 +266,7 @@ def test_quantised_model_records_its_origin():
 
 
 def test_digits_model_takes_raw_dataset_pixels():
-    facts = analyse_model(MODELS / "digits" / "model.onnx", runtime=RUNTIME)
+    facts = analyse_model(MODELS / "digits" / "model.onnx", runtime=RUNTIME, size_budget_bytes=BUDGET)
     assert [(t.name, t.elem_type, t.shape) for t in facts.inputs] == [
         ("pixels", "float32", ("batch", 64))]
     assert [(t.name, t.elem_type, t.shape) for t in facts.outputs] == [
@@ -282,7 +287,7 @@ def test_digits_model_takes_raw_dataset_pixels():
 
 
 def test_quantised_digits_is_smaller_than_its_float_original():
-    facts = analyse_model(MODELS / "digits-int8" / "model.onnx", runtime=RUNTIME)
+    facts = analyse_model(MODELS / "digits-int8" / "model.onnx", runtime=RUNTIME, size_budget_bytes=BUDGET)
     ops = {op.op_type for op in facts.operators}
     assert {"DynamicQuantizeLinear", "MatMulInteger"} <= ops
     assert "MatMul" not in ops  # every weight matrix was quantised
@@ -296,14 +301,14 @@ def test_quantised_digits_is_smaller_than_its_float_original():
     assert facts.file_size * 3 < float_size  # int8 weights: about a quarter of the bytes
     assert float(meta["max_abs_diff_vs_float"]) <= 0.5
     assert float(meta["test_accuracy"]) >= float(meta["float_test_accuracy"]) - 0.01
-    float_meta = analyse_model(MODELS / "digits" / "model.onnx", runtime=RUNTIME).metadata
+    float_meta = analyse_model(MODELS / "digits" / "model.onnx", runtime=RUNTIME, size_budget_bytes=BUDGET).metadata
     assert meta["float_test_accuracy"] == float_meta["test_accuracy"]
     assert meta["float_model_sha256"] == hashlib.sha256(
         (MODELS / "digits/model.onnx").read_bytes()).hexdigest()
 
 
 def test_iris_model_is_ml_without_zipmap():
-    facts = analyse_model(MODELS / "iris" / "model.onnx", runtime=RUNTIME)
+    facts = analyse_model(MODELS / "iris" / "model.onnx", runtime=RUNTIME, size_budget_bytes=BUDGET)
     assert facts.opsets["ai.onnx.ml"] >= 1
     assert "ZipMap" not in {op.op_type for op in facts.operators}
     assert all(t.is_tensor for t in facts.outputs)
@@ -319,7 +324,7 @@ def test_iris_model_is_ml_without_zipmap():
 def test_onnx_light_models(path, webgpu):
     model = onnx.load(path)
     initializers = {t.name for t in model.graph.initializer}
-    facts = analyse_model(path, webgpu=webgpu, runtime=RUNTIME)
+    facts = analyse_model(path, webgpu=webgpu, runtime=RUNTIME, size_budget_bytes=BUDGET)
     assert facts.inputs and not {t.name for t in facts.inputs} & initializers
     assert len(facts.inputs) == len(model.graph.input) - len(initializers)
     assert facts.operators and facts.parameter_count > 0
@@ -339,7 +344,7 @@ def test_light_models_exist():
 
 def _expect_model_error(path: Path, *fragments: str, **kwargs) -> str:
     with pytest.raises(ModelError) as caught:
-        analyse_model(path, runtime=RUNTIME, **kwargs)
+        analyse_model(path, runtime=RUNTIME, **{"size_budget_bytes": BUDGET, **kwargs})
     message = str(caught.value)
     assert str(path) in message
     assert "\n" not in message

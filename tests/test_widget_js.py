@@ -15,12 +15,16 @@ from onnx_glossary.browser.runtime import runtime_files
 from onnx_glossary.models.analysis import analyse_model
 from onnx_glossary.models.example_spec import load_example_spec
 from onnx_glossary.models.reference import compute_reference
+from onnx_glossary.options import Options
 from onnx_glossary.render.live_example import render_live_example, render_snippet_js
 
 from .sitebuild import REPO, widget_attributes
 
 JS_TESTS = sorted((REPO / "tests" / "js").glob("*.test.mjs"))
 NODE = shutil.which("node")
+
+#: The site's size budget, from its one default (Options).
+BUDGET = Options().size_budget_bytes
 
 
 def test_there_are_node_tests() -> None:
@@ -47,7 +51,7 @@ def test_the_widget_scripts_name_no_runtime_file() -> None:
 
 def test_the_runtime_files_reach_the_widget_as_json() -> None:
     model_dir = REPO / "models" / "linear"
-    facts = analyse_model(model_dir / "model.onnx", name="linear")
+    facts = analyse_model(model_dir / "model.onnx", name="linear", size_budget_bytes=BUDGET)
     reference = json.loads(compute_reference(model_dir / "model.onnx", facts,
                                              load_example_spec(model_dir), model_dir).to_json())
     widget = widget_attributes(str(render_live_example(facts, reference, "./")))
@@ -68,7 +72,7 @@ def test_the_snippets_pure_helpers_pass_their_node_tests(tmp_path: Path) -> None
                             ("PICTURE_SNIPPET", "text-detection", None),
                             ("BIG_SNIPPET", "text-detection", 2_000_000_000)):
         model_dir = REPO / "models" / name
-        facts = analyse_model(model_dir / "model.onnx", name=name)
+        facts = analyse_model(model_dir / "model.onnx", name=name, size_budget_bytes=BUDGET)
         reference = json.loads(compute_reference(model_dir / "model.onnx", facts,
                                                  load_example_spec(model_dir), model_dir).to_json())
         if work is not None:
@@ -92,7 +96,7 @@ def test_every_models_reference_json_has_the_format_the_widget_declares(tmp_path
     assert len(folders) >= 5, folders
     written = []
     for folder in folders:
-        facts = analyse_model(folder / "model.onnx", name=folder.name)
+        facts = analyse_model(folder / "model.onnx", name=folder.name, size_budget_bytes=BUDGET)
         reference = compute_reference(folder / "model.onnx", facts, load_example_spec(folder), folder)
         path = tmp_path / folder.name / "reference.json"
         path.parent.mkdir()

@@ -34,7 +34,6 @@ from ..models.graph import (
 )
 from .acceptance import acceptance, earliest_ort, refusals
 
-DEFAULT_SIZE_BUDGET = 50_000_000
 
 class ModelError(ValueError):
     """The file cannot be used as a model; the message names it and says what to do."""
@@ -43,12 +42,13 @@ class ModelError(ValueError):
 def analyse_model(
     path: Path,
     *,
-    size_budget_bytes: int = DEFAULT_SIZE_BUDGET,
+    size_budget_bytes: int,
     webgpu: WebGpuKernels | None = None,
     runtime: BrowserRuntime | None = None,
     name: str | None = None,
 ) -> ModelFacts:
-    """Analyse one model file. `name` defaults to the folder name (models/<name>/model.onnx).
+    """Analyse one model file. `name` defaults to the folder name (models/<name>/model.onnx);
+    `size_budget_bytes` is the site's (Options.size_budget_bytes: its one default lives there).
 
     Raises ModelError for files that are not usable models (see the module docstring).
     """
