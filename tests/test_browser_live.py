@@ -21,6 +21,7 @@ from .support.browser import (
     CHROMIUM_FLAGS,
     GITHUB_PAGES_CACHE,
     ISOLATION_HEADERS,
+    SHORT_TIMING,
     PageProbe,
     StaticServer,
     choose_backend,
@@ -48,8 +49,6 @@ SLOW_ON_SOFTWARE_WEBGPU = {
     "face-detection": "30 s per widget Run on software WebGPU (SwiftShader)",
     "face-landmarks": "a 2.4 MB network on a 192x192 crop; as slow on SwiftShader",
 }
-#: Run's timing runs cut to their fewest groups (the hook is in types/page-globals.d.ts).
-SHORT_TIMING = "window.onnxLiveExample.timingBudgetMs = 0"
 HIDE_WEBGPU = "Object.defineProperty(Navigator.prototype, 'gpu', {get: () => undefined});"
 
 

@@ -92,10 +92,75 @@ def _eslint(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess
 
 
 def test_eslint_keeps_the_browser_code_within_its_floor() -> None:
-    """eslint.config.mjs: the widget's modules within ES2023 (Chrome 111, Firefox 115,
+    """eslint.config.mjs: the widget's modules within ES2022 (Chrome 111, Firefox 115,
     Safari 16.4), the capability check within ES2017."""
     result = _eslint(ASSETS, "tests/support")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+#: The live examples' browser floor, as the capability check tells a reader.
+WORKS_IN = re.compile(r'const WORKS_IN = "Chrome or Edge (\d+), Firefox (\d+), Safari ([\d.]+) or newer";')
+#: The features of ES2022, and the one of ES2023 that a floor browser lacks, in MDN's
+#: browser-compat-data. (Top-level await, ES2022 too, is partial in Safari before 27 when two
+#: modules import one at once; nothing the site ships awaits at the top level.)
+ES2022 = ("javascript.classes.static.initialization_blocks", "javascript.classes.private_class_methods",
+          "javascript.classes.private_class_fields_in", "javascript.builtins.Array.at",
+          "javascript.builtins.Object.hasOwn", "javascript.builtins.RegExp.hasIndices",
+          "javascript.builtins.Error.Error.options_cause_parameter")
+ES2023_LACKED = "javascript.builtins.WeakMap.symbol_as_keys"
+
+
+def _floor() -> dict[str, tuple[int, ...]]:
+    check = (REPO / ASSETS / "live-example-check.js").read_text(encoding="utf-8")
+    found = WORKS_IN.search(check)
+    assert found, "live-example-check.js: WORKS_IN no longer names the three browsers"
+    return {name: _version(found.group(i + 1)) for i, name in enumerate(("chrome", "firefox", "safari"))}
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split("."))
+
+
+def _runs(compat: dict, feature: str, browser: str, version: tuple[int, ...]) -> bool:
+    """Whether ``browser`` at ``version`` has ``feature`` whole: no flag, no partial support."""
+    node = compat
+    for key in feature.split("."):
+        node = node[key]
+    statements = node["__compat"]["support"][browser]
+    for each in statements if isinstance(statements, list) else [statements]:
+        added = each.get("version_added")
+        if (isinstance(added, str) and added[0].isdigit() and _version(added) <= version
+                and not each.get("partial_implementation") and not each.get("flags")
+                and not each.get("version_removed")):
+            return True
+    return False
+
+
+def test_the_floor_browsers_run_es2022_and_not_all_of_es2023() -> None:
+    """Why eslint.config.mjs holds the modules at ES2022: every floor browser runs it whole,
+    and Firefox 115 lacks part of ES2023."""
+    data = REPO / "node_modules" / "@mdn" / "browser-compat-data" / "data.json"
+    compat = json.loads(data.read_text(encoding="utf-8"))
+    floor = _floor()
+    lacking = [(feature, browser) for feature in ES2022 for browser, version in floor.items()
+               if not _runs(compat, feature, browser, version)]
+    assert lacking == []
+    assert not _runs(compat, ES2023_LACKED, "firefox", floor["firefox"])
+
+
+def test_the_generated_example_modules_keep_to_the_floor() -> None:
+    """example.mjs, rendered from templates/example.mjs.jinja, is the code the widget imports:
+    the same lint as the widget's modules (eslint.config.mjs), for a plain model (linear), an
+    image model (edges) and a WebAssembly-only one (iris)."""
+    from onnx_glossary.render.live_example import render_snippet_js
+
+    from .test_live_example import reference_for
+
+    for name in ("linear", "edges", "iris"):
+        facts, reference = reference_for(name)
+        result = _eslint("--stdin", "--stdin-filename", f"models/{name}/example.mjs",
+                         "--max-warnings", "0", stdin=render_snippet_js(facts, reference))
+        assert result.returncode == 0, (name, result.stdout + result.stderr)
 
 
 # Newer syntax is a parse error at the file's ecmaVersion; newer built-ins are es-x's rules.

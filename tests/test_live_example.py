@@ -84,7 +84,7 @@ def test_models_with_ml_operators_skip_webgpu() -> None:
     facts, reference = reference_for("iris")
     assert "ai.onnx.ml" in facts.opsets
     snippet = render_snippet_js(facts, reference)
-    picked = snippet.split('export async function pickBackend(wanted = "auto") {')[1]
+    picked = snippet.split('export async function pickBackend() {')[1]
     assert picked.split("\n}\n")[0].strip().endswith(
         'return { backend: "wasm", reason: "the model uses ai.onnx.ml operators, which only the '
         'WebAssembly build has", adapter: "not asked" };')

@@ -30,8 +30,8 @@ interface OnnxLiveExample {
   sessionOnly?: boolean;
   noPlacement?: boolean;
   /**
-   * Test hook, set by a page: the time budget of the timing runs after the reference check,
-   * in ms, instead of TIMING.budgetMs (3,000). The group size is found as always and at least
+   * Test hook, set by a page: the time budget of the timing runs after the reference check
+   * (a Run's, and each backend's in "both backends"), in ms, instead of TIMING.budgetMs (3,000). The group size is found as always and at least
    * TIMING.minRuns groups are timed, so 0 keeps the timings line real and short.
    */
   timingBudgetMs?: number;

@@ -364,6 +364,11 @@ class PageProbe:
         return [url for url in self.requests if fragment in url]
 
 
+#: The timing runs after the check (a Run's, each backend's in "both backends") cut to their
+#: fewest groups: the hook timingBudgetMs (types/page-globals.d.ts).
+SHORT_TIMING = "window.onnxLiveExample.timingBudgetMs = 0"
+
+
 def choose_backend(page, backend: str, root: str = "[data-live-example]") -> None:  # type: ignore[no-untyped-def]
     """Pick a backend on a live example's "Run on" switch (inside its folded record)."""
     record = root + ' [data-le="record"]'

@@ -117,7 +117,7 @@ async function timed(root, steps, prepared, globals) {
     const firstMs = performance.now() - started;
     const match = steps.matches(root, outputs, prepared);
     const { times, group } = await core.timeRuns(() => open.session.run(feeds),
-                                                  () => performance.now());
+                                                  () => performance.now(), steps.timing());
     return { backend: open.backend, startMs: open.createMs, withStart: open.withStart, firstMs,
              times, group, match };
   } finally {

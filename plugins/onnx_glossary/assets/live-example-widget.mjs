@@ -113,6 +113,7 @@ import { showPlacement } from "./live-example-where.mjs";
  *   => boolean | null} matches whether outputs match the reference (null: no reference)
  * @property {(root: WidgetRoot) => string} wanted the backend the reader picked on the switch
  * @property {(root: WidgetRoot) => void} done frees the widget's button and progress bar
+ * @property {() => Readonly<core.Timing>} timing how long to time runs after the check
  */
 
 // The runtime sits in <site>/assets/ort/, next to this module's folder (<site>/assets/onnx_glossary/).
@@ -186,6 +187,7 @@ const steps = {
   },
   wanted: wantedBackend,
   done: release,
+  timing,
 };
 
 /**
@@ -521,6 +523,16 @@ async function firstRun(root, { session }, feeds) {
 }
 
 /**
+ * How long to time runs: core.TIMING, or a test's shorter budget (hooks().timingBudgetMs);
+ * the runs are timed the same way.
+ * @returns {Readonly<core.Timing>}
+ */
+function timing() {
+  const budget = hooks().timingBudgetMs;
+  return typeof budget === "number" ? { ...core.TIMING, budgetMs: budget } : core.TIMING;
+}
+
+/**
  * Then the median of many runs, after the result is on the page.
  * @param {WidgetRoot} root
  * @param {{session: Session, createMs: number, backend: string}} created
@@ -528,10 +540,7 @@ async function firstRun(root, { session }, feeds) {
  * @param {number} firstMs
  */
 async function timeRuns(root, { session, createMs, backend }, feeds, firstMs) {
-  // A test may shorten the budget (hooks().timingBudgetMs); the runs are timed the same way.
-  const budget = hooks().timingBudgetMs;
-  const timing = typeof budget === "number" ? { ...core.TIMING, budgetMs: budget } : core.TIMING;
-  const timed = await core.timeRuns(() => session.run(feeds), () => performance.now(), timing);
+  const timed = await core.timeRuns(() => session.run(feeds), () => performance.now(), timing());
   const medianMs = core.median(timed.times);
   root.dataset.medianMs = String(medianMs);
   // Each backend's last timings stay, so that a reader who switches can compare them.
