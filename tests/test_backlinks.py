@@ -58,6 +58,8 @@ def test_a_docs_page_is_mentioned_by_its_title_for_its_real_links(tmp_path: Path
                                      docs=docs))
     opset = built.page("glossary/opset")
     assert 'id="mentioned-on"' in opset and ">Use it</a>" in opset
+    # Its heading has a permalink, as the toc extension gives every other heading.
+    assert '<a class="headerlink" href="#mentioned-on" title="Permanent link">&para;</a>' in opset
     assert 'id="mentioned-on"' not in built.page("glossary/webgpu")  # a code span is no link
 
 

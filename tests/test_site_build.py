@@ -172,12 +172,12 @@ def test_term_page_structure(tiny: Built) -> None:
 
 def mentioned_on(html: str) -> list[tuple[str, str]]:
     """(href, text) of each link under "Mentioned on", group after group."""
-    section = html.split('id="mentioned-on"')[1].split("</section>")[0]
+    section = html.split('id="mentioned-on"')[1].split("</h2>", 1)[1].split('class="gl-back"')[0]
     return re.findall(r'<a [^>]*?href="([^"]*)"[^>]*>([^<]*)</a>', section)
 
 
 def mention_groups(html: str) -> list[str]:
-    section = html.split('id="mentioned-on"')[1].split("</section>")[0]
+    section = html.split('id="mentioned-on"')[1].split("</h2>", 1)[1].split('class="gl-back"')[0]
     return re.findall(r'<p class="gl-chips-label"[^>]*>([^<]*)</p>', section)
 
 

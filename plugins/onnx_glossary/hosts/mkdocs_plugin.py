@@ -154,6 +154,9 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):  # type: ignore[valid-type]
             slot, section = site.mentions(uri, backlinks)
             if page.content is not None:
                 page.content = page.content.replace(slot, str(section))
+                # The section's term chips point at hidden short answers too: the page's set
+                # is made again from the whole content, or their aria-describedby dangles.
+                page.meta["onnx_glossary_tips"] = self.context.tip_pool(page.content, site.index)
             if section and page.toc is not None:
                 _append_to_toc(page, AnchorLink("Mentioned on", "mentioned-on", 2))
         for problem in site.orphans(backlinks):
