@@ -176,9 +176,23 @@ def test_text_detection_boxes_the_samples_three_lines(served, browsers) -> None:
     page.context.close()
 
 
-def test_on_a_software_adapter_auto_runs_wasm_and_the_switch_runs_both(served, browsers) -> None:
-    page, _ = open_model(browsers[True], served, "models/linear/", DESKTOP)
-    assert press_run(page)["backend"] == "wasm"  # a software adapter is no reason for WebGPU
+def test_on_a_software_adapter_auto_runs_wasm_above_the_threshold(served, browsers) -> None:
+    """text-detection's multiply-adds are above the rule's threshold, so auto asks for an
+    adapter: the only one here is a software adapter, and auto says so and runs WebAssembly."""
+    page, _ = open_model(browsers[True], served, "models/text-detection/", DESKTOP)
+    state = press_run(page)
+    assert (state["state"], state["backend"], state["match"]) == ("done", "wasm", "true")
+    wait_until(page, "document.querySelector('[data-live-example]').dataset.adapter !== undefined")
+    assert page.eval_on_selector(WIDGET, "e => e.dataset.adapter") == "software"
+    assert "software adapter" in page.text_content(WIDGET + ' [data-le="backend"]')
+    page.context.close()
+
+
+@pytest.mark.parametrize("name", ["linear", "digits"])
+def test_the_switch_runs_both_backends_and_the_record_keeps_both(served, browsers, name: str) -> None:
+    page, _ = open_model(browsers[True], served, f"models/{name}/", DESKTOP)
+    state = press_run(page)
+    assert state["backend"] == "wasm"  # below the threshold: no adapter asked for
     page.click(WIDGET + ' [data-le="record"] > summary')
     label = WIDGET + ' [data-le="webgpu-label"]'
     wait_until(page, "document.querySelector('[data-live-example]').dataset.adapter !== undefined")
@@ -186,9 +200,12 @@ def test_on_a_software_adapter_auto_runs_wasm_and_the_switch_runs_both(served, b
     page.check(WIDGET + ' input[data-le-backend][value="webgpu"]')
     state = press_run(page, timeout=300_000)
     assert (state["backend"], state["match"]) == ("webgpu", "true")
+    downloads = page.inner_text(WIDGET + ' [data-le="downloads"]')
+    assert downloads.startswith("model ") and "webgpu runtime 28.7 MB" in downloads, downloads
     page.check(WIDGET + ' input[data-le-backend][value="wasm"]')
     state = press_run(page)
     assert (state["backend"], state["match"]) == ("wasm", "true")
+    assert "wasm runtime 14.8 MB" in page.inner_text(WIDGET + ' [data-le="downloads"]')
     timings = json.loads(state["timingsByBackend"])
     assert set(timings) == {"wasm", "webgpu"}
     shown = page.inner_text(WIDGET + ' [data-le="timings"]')
