@@ -74,6 +74,21 @@ def press_run(page, timeout: float = 180_000) -> dict[str, str]:
     return page.eval_on_selector(WIDGET, "e => ({...e.dataset})")
 
 
+def answer_place(page) -> dict[str, float]:
+    """Where the first widget's answer line (and its picture or bars) lies in the viewport,
+    and where the sticky header ends."""
+    return page.evaluate("""() => {
+        const root = document.querySelector('[data-live-example]');
+        const header = document.querySelector('.md-header').getBoundingClientRect().bottom;
+        const answer = root.querySelector('[data-le="answer"]').getBoundingClientRect();
+        // The answer's picture or bars: the first drawing in the result.
+        const shown = root.querySelector('[data-le="result"] :is(ol, canvas, img, dl, .live-example__readable)');
+        const picture = shown ? shown.getBoundingClientRect() : null;
+        return {header, top: answer.top, bottom: answer.bottom, view: innerHeight,
+                picture: picture && picture.top, rows: root.querySelectorAll('[data-le-row-out]').length};
+    }""")
+
+
 def test_every_example_model_is_in_the_table() -> None:
     """Each model that is an example (not a test file) has its expected answer here."""
     examples = {p.parent.name for p in (REPO / "models").glob("*/example.yml")
@@ -96,19 +111,25 @@ def test_the_answer_comes_first_and_in_view(served, browsers, name: str,
     assert page.inner_text(WIDGET + ' [data-le="state"]') == ANSWERS[name]
     assert page.inner_text(WIDGET + ' [data-le="answer"]') == ANSWERS[name]
     assert page.get_attribute(WIDGET + ' [data-le="record"]', "open") is None
-    place = page.evaluate("""() => {
-        const root = document.querySelector('[data-live-example]');
-        const header = document.querySelector('.md-header').getBoundingClientRect().bottom;
-        const answer = root.querySelector('[data-le="answer"]').getBoundingClientRect();
-        // The answer's picture or bars: the first drawing in the result.
-        const shown = root.querySelector('[data-le="result"] :is(ol, canvas, img, dl, .live-example__readable)');
-        const picture = shown ? shown.getBoundingClientRect() : null;
-        return {header, top: answer.top, bottom: answer.bottom, view: innerHeight,
-                picture: picture && picture.top, rows: root.querySelectorAll('[data-le-row-out]').length};
-    }""")
+    place = answer_place(page)
     assert place["top"] >= place["header"] and place["bottom"] <= place["view"], place
     if place["rows"] == 0:  # a batch model answers beside each row of its form instead
         assert place["picture"] is not None and place["header"] <= place["picture"] < place["view"], place
+    assert probe.errors == [] and probe.other_origin == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_a_term_pages_card_shows_its_answer_in_view(served, browsers, viewport: dict[str, int]) -> None:
+    """The linear card on glossary/onnx/: Run pressed at the bottom edge of the screen, its
+    answer lands inside the viewport, below the sticky header."""
+    page, probe = open_model(browsers[False], served, "glossary/onnx/", viewport)
+    assert page.eval_on_selector(WIDGET, "e => e.dataset.exampleUrl").endswith("models/linear/example.mjs")
+    page.eval_on_selector(RUN, "b => window.scrollBy(0, b.getBoundingClientRect().bottom - innerHeight + 1)")
+    state = press_run(page)
+    assert (state["state"], state["match"], state["answer"]) == ("done", "true", ANSWERS["linear"])
+    place = answer_place(page)
+    assert place["header"] <= place["top"] and place["bottom"] <= place["view"], place
     assert probe.errors == [] and probe.other_origin == []
     page.context.close()
 
