@@ -74,6 +74,21 @@ def press_run(page, timeout: float = 180_000) -> dict[str, str]:
     return page.eval_on_selector(WIDGET, "e => ({...e.dataset})")
 
 
+def answer_place(page) -> dict[str, float]:
+    """Where the first widget's answer line (and its picture or bars) lies in the viewport,
+    and where the sticky header ends."""
+    return page.evaluate("""() => {
+        const root = document.querySelector('[data-live-example]');
+        const header = document.querySelector('.md-header').getBoundingClientRect().bottom;
+        const answer = root.querySelector('[data-le="answer"]').getBoundingClientRect();
+        // The answer's picture or bars: the first drawing in the result.
+        const shown = root.querySelector('[data-le="result"] :is(ol, canvas, img, dl, .live-example__readable)');
+        const picture = shown ? shown.getBoundingClientRect() : null;
+        return {header, top: answer.top, bottom: answer.bottom, view: innerHeight,
+                picture: picture && picture.top, rows: root.querySelectorAll('[data-le-row-out]').length};
+    }""")
+
+
 def test_every_example_model_is_in_the_table() -> None:
     """Each model that is an example (not a test file) has its expected answer here."""
     examples = {p.parent.name for p in (REPO / "models").glob("*/example.yml")
@@ -96,19 +111,25 @@ def test_the_answer_comes_first_and_in_view(served, browsers, name: str,
     assert page.inner_text(WIDGET + ' [data-le="state"]') == ANSWERS[name]
     assert page.inner_text(WIDGET + ' [data-le="answer"]') == ANSWERS[name]
     assert page.get_attribute(WIDGET + ' [data-le="record"]', "open") is None
-    place = page.evaluate("""() => {
-        const root = document.querySelector('[data-live-example]');
-        const header = document.querySelector('.md-header').getBoundingClientRect().bottom;
-        const answer = root.querySelector('[data-le="answer"]').getBoundingClientRect();
-        // The answer's picture or bars: the first drawing in the result.
-        const shown = root.querySelector('[data-le="result"] :is(ol, canvas, img, dl, .live-example__readable)');
-        const picture = shown ? shown.getBoundingClientRect() : null;
-        return {header, top: answer.top, bottom: answer.bottom, view: innerHeight,
-                picture: picture && picture.top, rows: root.querySelectorAll('[data-le-row-out]').length};
-    }""")
+    place = answer_place(page)
     assert place["top"] >= place["header"] and place["bottom"] <= place["view"], place
     if place["rows"] == 0:  # a batch model answers beside each row of its form instead
         assert place["picture"] is not None and place["header"] <= place["picture"] < place["view"], place
+    assert probe.errors == [] and probe.other_origin == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390", "1280"])
+def test_a_term_pages_card_shows_its_answer_in_view(served, browsers, viewport: dict[str, int]) -> None:
+    """The linear card on glossary/onnx/: Run pressed at the bottom edge of the screen, its
+    answer lands inside the viewport, below the sticky header."""
+    page, probe = open_model(browsers[False], served, "glossary/onnx/", viewport)
+    assert page.eval_on_selector(WIDGET, "e => e.dataset.exampleUrl").endswith("models/linear/example.mjs")
+    page.eval_on_selector(RUN, "b => window.scrollBy(0, b.getBoundingClientRect().bottom - innerHeight + 1)")
+    state = press_run(page)
+    assert (state["state"], state["match"], state["answer"]) == ("done", "true", ANSWERS["linear"])
+    place = answer_place(page)
+    assert place["header"] <= place["top"] and place["bottom"] <= place["view"], place
     assert probe.errors == [] and probe.other_origin == []
     page.context.close()
 
@@ -176,9 +197,23 @@ def test_text_detection_boxes_the_samples_three_lines(served, browsers) -> None:
     page.context.close()
 
 
-def test_on_a_software_adapter_auto_runs_wasm_and_the_switch_runs_both(served, browsers) -> None:
-    page, _ = open_model(browsers[True], served, "models/linear/", DESKTOP)
-    assert press_run(page)["backend"] == "wasm"  # a software adapter is no reason for WebGPU
+def test_on_a_software_adapter_auto_runs_wasm_above_the_threshold(served, browsers) -> None:
+    """text-detection's multiply-adds are above the rule's threshold, so auto asks for an
+    adapter: the only one here is a software adapter, and auto says so and runs WebAssembly."""
+    page, _ = open_model(browsers[True], served, "models/text-detection/", DESKTOP)
+    state = press_run(page)
+    assert (state["state"], state["backend"], state["match"]) == ("done", "wasm", "true")
+    wait_until(page, "document.querySelector('[data-live-example]').dataset.adapter !== undefined")
+    assert page.eval_on_selector(WIDGET, "e => e.dataset.adapter") == "software"
+    assert "software adapter" in page.text_content(WIDGET + ' [data-le="backend"]')
+    page.context.close()
+
+
+@pytest.mark.parametrize("name", ["linear", "digits"])
+def test_the_switch_runs_both_backends_and_the_record_keeps_both(served, browsers, name: str) -> None:
+    page, _ = open_model(browsers[True], served, f"models/{name}/", DESKTOP)
+    state = press_run(page)
+    assert state["backend"] == "wasm"  # below the threshold: no adapter asked for
     page.click(WIDGET + ' [data-le="record"] > summary')
     label = WIDGET + ' [data-le="webgpu-label"]'
     wait_until(page, "document.querySelector('[data-live-example]').dataset.adapter !== undefined")
@@ -186,9 +221,12 @@ def test_on_a_software_adapter_auto_runs_wasm_and_the_switch_runs_both(served, b
     page.check(WIDGET + ' input[data-le-backend][value="webgpu"]')
     state = press_run(page, timeout=300_000)
     assert (state["backend"], state["match"]) == ("webgpu", "true")
+    downloads = page.inner_text(WIDGET + ' [data-le="downloads"]')
+    assert downloads.startswith("model ") and "webgpu runtime 28.7 MB" in downloads, downloads
     page.check(WIDGET + ' input[data-le-backend][value="wasm"]')
     state = press_run(page)
     assert (state["backend"], state["match"]) == ("wasm", "true")
+    assert "wasm runtime 14.8 MB" in page.inner_text(WIDGET + ' [data-le="downloads"]')
     timings = json.loads(state["timingsByBackend"])
     assert set(timings) == {"wasm", "webgpu"}
     shown = page.inner_text(WIDGET + ' [data-le="timings"]')

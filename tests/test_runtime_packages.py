@@ -168,8 +168,14 @@ def test_an_explicit_node_modules_without_the_packages_is_an_error(tmp_path):
 
 
 def test_the_extra_size_of_the_webgpu_runtime_is_the_shipped_files() -> None:
-    """The backend rule's comment says how much larger WebGPU's .wasm is: it is."""
-    from onnx_glossary.browser.runtime import EXTRA_WEBGPU_MB, wasm_sizes
+    """The backend rule says how much larger WebGPU's .wasm is, as a file and gzipped (at
+    gzip's default level, as a static host compresses): it is."""
+    import gzip
 
-    sizes = wasm_sizes(REPO / "node_modules" / "onnxruntime-web" / "dist")
+    from onnx_glossary.browser.runtime import BUNDLES, EXTRA_WEBGPU_GZIP_MB, EXTRA_WEBGPU_MB, wasm_sizes
+
+    dist = REPO / "node_modules" / "onnxruntime-web" / "dist"
+    sizes = wasm_sizes(dist)
     assert round((sizes["webgpu"] - sizes["wasm"]) / 1e6, 1) == EXTRA_WEBGPU_MB
+    sent = {name: len(gzip.compress((dist / b.wasm).read_bytes(), 6)) for name, b in BUNDLES.items()}
+    assert round((sent["webgpu"] - sent["wasm"]) / 1e6, 1) == EXTRA_WEBGPU_GZIP_MB

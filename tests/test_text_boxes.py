@@ -72,6 +72,39 @@ def test_the_sample_check_fails_without_the_map() -> None:
     assert "TEXT_BOXES_REFERENCE is not set" in result.stdout + result.stderr
 
 
+def _iou(a: list[float], b: list[float]) -> float:
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
+    return w * h / union if union else 0.0
+
+
+def test_the_thumbnails_upright_boxes_are_the_widgets_on_the_sample(sample_reference: Path) -> None:
+    """The build's answer thumbnail boxes the sample with render/text_boxes.py, an upright
+    version of text-boxes.mjs: the same 3 boxes, in the same order, within a pixel or two."""
+    from onnx_glossary.render.text_boxes import text_boxes
+    from onnx_glossary.render.thumbnails import answer_thumbnail
+
+    script = ("import { readFileSync } from 'node:fs';"
+              f"import {{ detectTextBoxes }} from {json.dumps(MODULE.as_uri())};"
+              "const { outputs: [o] } = JSON.parse(readFileSync(process.env.TEXT_BOXES_REFERENCE, 'utf8'));"
+              "const [h, w] = o.dims.slice(-2);"
+              "console.log(JSON.stringify(detectTextBoxes(Float32Array.from(o.data), w, h).map((b) => b.box)));")
+    result = _node("--input-type=module", "-e", script, env={"TEXT_BOXES_REFERENCE": str(sample_reference)})
+    assert result.returncode == 0, result.stderr
+    widget = json.loads(result.stdout)
+    reference = json.loads(sample_reference.read_text(encoding="utf-8"))
+    output = reference["outputs"][0]
+    height, width = output["dims"][-2:]
+    upright = text_boxes(output["data"], width, height)
+    assert len(widget) == len(upright) == 3
+    for mine, theirs in zip(upright, widget, strict=True):
+        assert _iou(list(mine), theirs) >= 0.9 and max(abs(a - b) for a, b in zip(mine, theirs, strict=True)) <= 2, (
+            mine, theirs)
+    thumbnail = answer_thumbnail(reference, (MODELS / "text-detection" / "sample.png").read_bytes())
+    assert thumbnail is not None and thumbnail.caption == "3 lines of text found"
+
+
 def synthetic_maps(seed: int = 5, count: int = 60) -> list[dict[str, Any]]:
     """Text-like maps: 1 to 4 rotated bars inside the map, each a plateau falling off to 0 over
     a quarter of its size, every third map with noise; float32 values rounded to 4 decimals."""

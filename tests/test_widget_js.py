@@ -66,21 +66,19 @@ def test_the_snippets_pure_helpers_pass_their_node_tests(tmp_path: Path) -> None
     writes."""
     assert NODE, "node is needed for the widget's unit tests"
     paths = {}
-    # BIG_SNIPPET: text-detection's as if one run took 2 billion multiply-adds (above the
-    # backend rule's threshold), to test the rule's other outcome.
-    for key, name, work in (("DRAWING_SNIPPET", "digits", None),
-                            ("PICTURE_SNIPPET", "text-detection", None),
-                            ("BIG_SNIPPET", "text-detection", 2_000_000_000)):
+    for name in ("digits", "text-detection"):
         model_dir = REPO / "models" / name
         facts = analyse_model(model_dir / "model.onnx", name=name, size_budget_bytes=BUDGET)
         reference = json.loads(compute_reference(model_dir / "model.onnx", facts,
                                                  load_example_spec(model_dir), model_dir).to_json())
-        if work is not None:
-            reference["cost"]["multiply_adds"] = work
-        path = tmp_path / key / "example.mjs"
+        path = tmp_path / name / "example.mjs"
         path.parent.mkdir()
         path.write_text(render_snippet_js(facts, reference), encoding="utf-8")
-        paths[key] = str(path)
+        paths[name] = str(path)
+    # text-detection's count (287.8 million multiply-adds a run) is above the backend rule's
+    # threshold and digits' far below: both outcomes, on the snippets as the build writes them.
+    paths = {"DRAWING_SNIPPET": paths["digits"], "PICTURE_SNIPPET": paths["text-detection"],
+             "BIG_SNIPPET": paths["text-detection"]}
     result = subprocess.run([NODE, "--test", str(REPO / "tests" / "js" / "example-snippet.check.mjs")],
                             cwd=REPO, capture_output=True, text=True, timeout=120,
                             env={**os.environ, **paths})

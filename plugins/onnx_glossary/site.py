@@ -221,8 +221,9 @@ class Site:
     # -- what the Markdown extension asks ---------------------------------------------------
 
     def embed(self, kind: str, name: str, from_uri: str | None) -> str | None:
-        """HTML for ``[[model-card: NAME]]``, ``[[live-example: NAME]]``, ``[[figure-table: all]]``
-        or ``[[browser-support: all]]``; None if no such model (or another name than ``all``)."""
+        """HTML for ``[[model-card: NAME]]``, ``[[live-example: NAME]]``, ``[[figure-table: all]]``,
+        ``[[browser-support: all]]`` or ``[[backend-rule: all]]``; None if no such model (or
+        another name than ``all``)."""
         return self.pages.embed(self.catalog, kind, name, from_uri)
 
     def diagram(self, source: str) -> Markup | None:

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import {
-  TIMING, cacheKey, cacheText, checkText, compare, compareOutputs, downloadText, errorMessage,
+  TIMING, cacheKey, cacheText, checkText, compare, compareOutputs, downloadText, downloadsRecord, errorMessage,
   fetchBytes, formatBytes, formatDims, formatMs, formatValue, formatValues, median,
   openResponse, countingResponse, percentile, progressSummary, runtimeFile, sameBytes, sameDims,
   staleKeys, timeRuns, timingsText, toNumbers, clockStep,
@@ -303,6 +303,19 @@ describe("downloadText", () => {
   test("names the runtime without a size when the build did not know it", () => {
     assert.equal(downloadText({ model: 612, runtime: {} }, "wasm"),
                  "Downloaded only when you press Run: model 0.6 kB · the runtime");
+  });
+});
+
+describe("downloadsRecord", () => {
+  const sizes = { model: 612, runtime: { wasm: 14_829_570, webgpu: 28_700_000 } };
+  test("the record names what the Run fetched, and the other backend's runtime", () => {
+    assert.equal(downloadsRecord(sizes, "wasm"),
+                 "model 0.6 kB · wasm runtime 14.8 MB (once per browser cache; webgpu's 28.7 MB)");
+    assert.equal(downloadsRecord(sizes, "webgpu"),
+                 "model 0.6 kB · webgpu runtime 28.7 MB (once per browser cache; wasm's 14.8 MB)");
+  });
+  test("without the build's sizes it names the runtime only", () => {
+    assert.equal(downloadsRecord({ model: 612, runtime: {} }, "wasm"), "model 0.6 kB · the wasm runtime");
   });
 });
 

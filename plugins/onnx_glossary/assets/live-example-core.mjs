@@ -378,6 +378,25 @@ export function downloadText({ model, runtime } = {}, backend) {
 }
 
 /**
+ * The record's Downloads row after a Run: what that Run fetched, from the build's sizes, for
+ * the backend it ran on, with the other backend's runtime for comparison (the larger WebGPU
+ * build is one input of the backend rule). Sizes are of the files; a server that compresses
+ * sends fewer bytes.
+ * @param {DownloadSizes} sizes
+ * @param {string} backend
+ */
+export function downloadsRecord({ model, runtime } = {}, backend) {
+  const parts = [];
+  if (model) parts.push("model " + formatBytes(model));
+  const sizes = runtime || {};
+  const wasm = sizes[backend];
+  parts.push(wasm ? backend + " runtime " + formatBytes(wasm) : "the " + backend + " runtime");
+  const others = Object.entries(sizes).filter(([name, bytes]) => name !== backend && bytes);
+  const other = others.map(([name, bytes]) => name + "'s " + formatBytes(bytes)).join(", ");
+  return parts.join(" · ") + (wasm ? " (once per browser cache" + (other ? "; " + other : "") + ")" : "");
+}
+
+/**
  * The same response, its body counted as it is read: onProgress(received, total) per chunk,
  * then onProgress(received, received) at the end. Nothing is kept. A failed response (or one
  * without a body) is returned as it is.

@@ -450,6 +450,7 @@ async function createSession(root, { example, downloaded, choice, pinned }, glob
   setText(root, "backend", created.fallback
     ? "wasm (WebGPU failed: " + created.fallback + ")"
     : created.backend + " (" + choice.reason + ")");
+  setText(root, "downloads", core.downloadsRecord(downloadSizes(root), created.backend));
   setText(root, "threads", threadsText({
     isolated: Boolean(globalThis.crossOriginIsolated),
     shared: typeof SharedArrayBuffer !== "undefined",

@@ -77,17 +77,36 @@ def import_map(ort_url: str) -> dict[str, dict[str, str]]:
     return {"imports": {b.specifier: ort_url + b.module for b in BUNDLES.values()}}
 
 
-#: Below this many multiply-adds a run, the live example's "auto" runs WebAssembly without
-#: asking for a GPU. A GPU can save a visit at most the WebAssembly time of its runs: measured
-#: here, WebAssembly does about 10 billion multiply-adds a second (squeezenet, 0.35 billion, in
-#: about 31 ms on one thread). The WebGPU runtime's .wasm is 13.9 MB larger (28.7 against
-#: 14.8 MB in 1.31.1), about 1.1 s at 100 Mbit/s. Over a visit of ten runs a GPU wins that back only if a
-#: run takes at least 0.1 s on WebAssembly: one billion multiply-adds. The reader can always
-#: choose WebGPU; docs/benchmarks.md gives the figures.
-WEBGPU_MIN_MULTIPLY_ADDS = 1_000_000_000
-#: How much more the WebGPU runtime's .wasm weighs than the WebAssembly one, in MB (a test
-#: checks it against the shipped files).
+#: How much more the WebGPU runtime's .wasm weighs than the WebAssembly one, in MB: as files
+#: (28.7 against 14.8 MB in 1.31.1), and as a static host sends them, gzipped (7.2 against
+#: 3.8 MB). A test checks both against the shipped files.
 EXTRA_WEBGPU_MB = 13.9
+EXTRA_WEBGPU_GZIP_MB = 3.4
+
+#: The assumptions of the backend rule, not measured (this site's machines have no GPU): a
+#: reader's connection, the runs of one visit, and a GPU run taking no time at all (the most
+#: favourable case for the GPU; its session start, which compiles shaders, is not counted).
+ASSUMED_MBIT_S = 100
+ASSUMED_RUNS_A_VISIT = 10
+
+#: Below this many multiply-adds a run, the live example's "auto" runs WebAssembly without
+#: asking for a GPU. A GPU can save a visit at most the WebAssembly time of its runs, and it
+#: costs the extra download of its runtime first. Counted as transferred (GitHub Pages gzips
+#: .wasm files), 3.4 MB take 0.27 s at 100 Mbit/s; over ten runs a GPU wins that back only
+#: where a run takes at least 27 ms on WebAssembly. Measured here (docs/benchmarks.json,
+#: live.per-run-widget-ms), text-detection's 287.8 million multiply-adds take about 31 ms a run
+#: on one thread: about 9 billion a second, so 27 ms is about 250 million. The reader can
+#: always choose WebGPU; docs/benchmarks.md prints the figures and each model's count.
+WEBGPU_MIN_MULTIPLY_ADDS = 250_000_000
+
+
+def auto_backend(multiply_adds: int, wasm_only: bool) -> str:
+    """What "auto" runs a model on, as ``example.mjs``'s ``pickBackend`` decides it at build
+    time: ``"wasm"``, or ``"webgpu"`` (on a hardware adapter; WebAssembly elsewhere)."""
+    if wasm_only or multiply_adds < WEBGPU_MIN_MULTIPLY_ADDS:
+        return "wasm"
+    return "webgpu"
+
 
 #: Measured with onnxruntime-web 1.30.0 and again with 1.31.1: the WebGPU build has no ai.onnx.ml
 #: kernels ("No Op registered for LinearClassifier"); only the WASM build runs them.

@@ -38,11 +38,12 @@ from ..render.figures import FigureInline
 from ..render.termlinks import TipPool, wrap_links
 from ..site import Site
 
-EMBED_RE = re.compile(r"^\[\[(model-card|live-example|demo|model-list|figure-table|browser-support):"
-                      r"\s*([^\]\s]+)\s*\]\]$")
+EMBED_RE = re.compile(r"^\[\[(model-card|live-example|demo|model-list|figure-table|browser-support"
+                      r"|backend-rule):\s*([^\]\s]+)\s*\]\]$")
 #: The embeds that print a table of the whole site, and take the one name ``all``.
 #: The embeds that take a fixed word instead of a model's name, and that word.
-TABLE_EMBEDS = {"figure-table": "all", "browser-support": "all", "model-list": "examples"}
+TABLE_EMBEDS = {"figure-table": "all", "browser-support": "all", "backend-rule": "all",
+                "model-list": "examples"}
 
 log = logging.getLogger("onnx_glossary")
 

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from ..browser.runtime import BUNDLES, EXTRA_WEBGPU_MB, WASM_ONLY_DOMAINS, WEBGPU_MIN_MULTIPLY_ADDS
+from ..browser.runtime import BUNDLES, EXTRA_WEBGPU_GZIP_MB, WASM_ONLY_DOMAINS, WEBGPU_MIN_MULTIPLY_ADDS
 from ..models.element_types import BY_NAME
 from ..models.example_spec import tolerance
 from ..render.environment import environment, shape_text
@@ -215,10 +215,10 @@ def _work(reference: Mapping[str, Any]) -> dict[str, Code]:
     count = int((reference.get("cost") or {}).get("multiply_adds", 0))
     return {"count": js(count), "threshold": js(WEBGPU_MIN_MULTIPLY_ADDS),
             "text": Code(f"{count:,}"), "threshold_text": Code(f"{WEBGPU_MIN_MULTIPLY_ADDS:,}"),
-            "extra_mb": Code(f"{EXTRA_WEBGPU_MB:.1f}")}
+            "extra_mb": Code(f"{EXTRA_WEBGPU_GZIP_MB:.1f}")}
 
 
-def _wasm_only(facts: _Facts) -> bool:
+def wasm_only(facts: _Facts) -> bool:
     """Whether only the WebAssembly build can run the model (it uses ai.onnx.ml operators)."""
     return bool(WASM_ONLY_DOMAINS & set(getattr(facts, "opsets", None) or {}))
 
@@ -229,7 +229,7 @@ def _snippet_context(facts: _Facts, reference: Mapping[str, Any]) -> dict[str, A
     return {
         "model": js(facts.name),
         "py_model": py(facts.name),
-        "wasm_only": _wasm_only(facts),
+        "wasm_only": wasm_only(facts),
         "work": _work(reference),
         "inputs": inputs,
         "overrides": [
@@ -355,7 +355,7 @@ def widget_context(
         ],
         "overrides": free_dimension_overrides(facts, reference),
         # The tools of the folded record: both backends side by side, and the shape sweep.
-        "both": not _wasm_only(facts),
+        "both": not wasm_only(facts),
         "sweep": sweep_spec(facts, reference),
         # The .wasm each backend's bundle loads: the widget downloads it with progress.
         "runtime_files": {backend: bundle.wasm for backend, bundle in BUNDLES.items()},

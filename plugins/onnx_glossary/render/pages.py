@@ -19,6 +19,14 @@ from typing import Any
 from jinja2 import Environment, Template
 from markupsafe import Markup
 
+from ..browser.runtime import (
+    ASSUMED_MBIT_S,
+    ASSUMED_RUNS_A_VISIT,
+    EXTRA_WEBGPU_GZIP_MB,
+    EXTRA_WEBGPU_MB,
+    WEBGPU_MIN_MULTIPLY_ADDS,
+    auto_backend,
+)
 from ..browser.support import SupportTable
 from ..browser.webgpu_kernels import WASM_EP, WEBGPU_EP
 from ..common.figures import Figures
@@ -37,7 +45,7 @@ from ..render.environment import (
     markdown_fields,
     unwrap_paragraph,
 )
-from ..render.live_example import render_live_example, render_snippet_js
+from ..render.live_example import render_live_example, render_snippet_js, wasm_only
 from ..render.termlinks import TermLinker, link_html
 from .figures import figure_html, text_with_figures
 from .thumbnails import Thumbnail, answer_thumbnail
@@ -265,6 +273,8 @@ class Pages:
             return self._render("figures_table.html.jinja", figures=rows) if name == "all" else None
         if kind == "browser-support":
             return self.browser_support_table() if name == "all" else None
+        if kind == "backend-rule":
+            return self.backend_rule_table(catalog, from_uri) if name == "all" else None
         entry = catalog.models.get(name)
         if entry is None:
             return None
@@ -292,6 +302,24 @@ class Pages:
         return self._render("demo.html.jinja", entry=entry, page_url=page, widget=widget,
                             sample=sample, answer=answer,
                             answer_url=self.urls.between(from_uri, folder + answer.name) if answer else None)
+
+    def backend_rule_table(self, catalog: Catalog, from_uri: str | None) -> str:
+        """``[[backend-rule: all]]``: the rule's threshold and extra download, and each model's
+        multiply-adds a run (from its reference, counted at build time) with what ``auto``
+        runs it on."""
+        rule = {"threshold": WEBGPU_MIN_MULTIPLY_ADDS, "extra_mb": EXTRA_WEBGPU_MB,
+                "extra_gzip_mb": EXTRA_WEBGPU_GZIP_MB, "mbit_s": ASSUMED_MBIT_S,
+                "runs": ASSUMED_RUNS_A_VISIT}
+        rows = []
+        for entry in sorted(catalog.models.values(), key=lambda e: (e.role != "example", e.name)):
+            if entry.reference is None:
+                continue
+            count = int((entry.reference.get("cost") or {}).get("multiply_adds", 0))
+            only = wasm_only(entry.facts)
+            rows.append({"name": entry.name, "url": self.urls.between(from_uri, entry.page_uri),
+                         "role": entry.role, "multiply_adds": count, "wasm_only": only,
+                         "backend": auto_backend(count, only)})
+        return self._render("backend_rule.html.jinja", rule=rule, rows=rows)
 
     def browser_support_table(self) -> str | None:
         """``[[browser-support: all]]``: the table, its notes numbered once each per feature

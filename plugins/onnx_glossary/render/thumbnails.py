@@ -3,7 +3,7 @@ reference outputs (what Python onnxruntime computed), for the models index and t
 
 A classifier's answer is drawn as bars (SVG), a picture or a map as a PNG of the output (a map
 over its input picture), a mask as the picture's cut-out, found faces as boxes on the picture,
-text lines as their probability over the picture, numbers as a short SVG table. Text from a
+text lines as their boxes on the picture (:mod:`.text_boxes`), numbers as a short SVG table. Text from a
 model or example.yml is escaped. Pure: no MkDocs imports.
 """
 
@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import Any
+
+from .text_boxes import text_boxes
 
 #: The side of a thumbnail, in CSS pixels (pictures are made at twice that for sharp screens).
 SIDE = 96
@@ -157,11 +159,14 @@ def _over_picture(kind: str, output: Mapping[str, Any], reference: Mapping[str, 
             image = base
             alt = f"the photo with its background removed ({100 * float((plane > 0.5).mean()):.0f} % kept)"
             caption = "the background removed"
-        else:
-            heat = Image.new("RGBA", (width, height), (255, 193, 7, 255))
-            image = Image.composite(heat, base, level)
-            alt = "the text regions found, highlighted on the picture"
-            caption = "the text it found"
+        else:  # the lines the detector's own post-processing finds, boxed as the widget does
+            boxes = text_boxes(output["data"], width, height)
+            draw = ImageDraw.Draw(base)
+            for box in boxes:
+                draw.rectangle(box, outline=(233, 30, 99, 255), width=max(2, round(width / 160)))
+            image = base
+            caption = f"{len(boxes)} line{'s' if len(boxes) != 1 else ''} of text found"
+            alt = caption + ", boxed on the picture"
     # Kept at up to 320 px: the same file is the answer of a home page's demo ([[demo: NAME]]).
     image.thumbnail((320, 320), Image.Resampling.LANCZOS)
     # A photo: WebP (with its transparency for a cut-out) is a fifth of the PNG's bytes.
