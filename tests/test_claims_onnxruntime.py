@@ -150,7 +150,9 @@ def test_graph_optimisation__the_pp_ocr_detector_at_each_level(pp_ocr: Path, tmp
         pytest.skip("this CPU gets no NCHWc layout (x86 with AVX2 or better does)")
     assert sum(n.op_type == "Conv" for n in nchwc) == 60
     assert {"ReorderInput", "ReorderOutput"} <= {n.op_type for n in nchwc}
-    assert len(full.node) == 395
+    # The reorder nodes follow the CPU's vector width (395 nodes on the Xeon the page names,
+    # 400 on an AMD EPYC with AVX-512, as it says): only that they were added is asserted.
+    assert len(full.node) > len(extended.node)
 
 
 def test_initializer__ir_4_models_warn_about_initialisers_in_inputs_ir_3_do_not(
