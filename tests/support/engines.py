@@ -197,15 +197,16 @@ class Engine(ABC):
 
 
 class Chromium(Engine):
-    """Debian's Chromium through playwright, a new browser context per page."""
+    """Debian's Chromium through playwright, a new browser context per page (``webgpu``: with
+    the software WebGPU adapter, :data:`~tests.support.browser.WEBGPU_FLAG`)."""
 
     name = "chromium"
 
-    def __init__(self) -> None:
+    def __init__(self, *, webgpu: bool = False) -> None:
         from playwright.sync_api import sync_playwright
 
         self._driver = sync_playwright().start()
-        self._browser = launch(self._driver)
+        self._browser = launch(self._driver, webgpu=webgpu)
         self._context = None
         self._page: Any = None
         self._probe: PageProbe | None = None
