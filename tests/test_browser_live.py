@@ -161,7 +161,7 @@ def test_every_model_runs_and_matches_the_reference(
                                           "c => [c.width, c.height]")
             shown = next(o for o in reference["outputs"] if o["name"] == reference["reading"]["tensor"])
             assert drawn == [int(d) for d in shown["dims"][-2:][::-1]], name
-            assert "picture: black" in page.inner_text(WIDGET + ' [data-le="reading"]'), name
+            assert "the output in grey: black is" in page.inner_text(WIDGET + ' [data-le="reading"]'), name
         # The widget's own verdict is checked against the bound it implies: no element may
         # differ by more than atol + rtol * the largest reference value.
         tolerance = reference["tolerance"]

@@ -193,8 +193,9 @@ function greyPicture(root, run, area) {
     "Output " + output.name + " as a " + height + "×" + width + " grey picture");
   figure.classList.add("live-example__seen--large");
   context2d(canvas).putImageData(new ImageData(pixels, width, height), 0, 0);
-  caption.append(identifier(output.name), " as a " + height + "×" + width + " picture: black " +
-                 formatValue(min) + ", white " + formatValue(max));
+  // The tensor's name comes last: an exporter's names ("5") mean nothing to a reader.
+  caption.append("the output in grey: black is " + formatValue(min) + ", white is " +
+                 formatValue(max) + " (tensor ", identifier(output.name), ")");
   area.appendChild(figure);
   return answerWords("picture", reading.answer, pictureFields(width, height));
 }
