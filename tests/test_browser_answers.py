@@ -84,8 +84,10 @@ def answer_place(page) -> dict[str, float]:
         // The answer's picture or bars: the first drawing in the result.
         const shown = root.querySelector('[data-le="result"] :is(ol, canvas, img, dl, .live-example__readable)');
         const picture = shown ? shown.getBoundingClientRect() : null;
+        const run = root.querySelector('[data-action="run"]').getBoundingClientRect();
         return {header, top: answer.top, bottom: answer.bottom, view: innerHeight,
-                picture: picture && picture.top, rows: root.querySelectorAll('[data-le-row-out]').length};
+                picture: picture && picture.top, rows: root.querySelectorAll('[data-le-row-out]').length,
+                run: run.top};
     }""")
 
 
@@ -113,6 +115,8 @@ def test_the_answer_comes_first_and_in_view(served, browsers, name: str,
     assert page.get_attribute(WIDGET + ' [data-le="record"]', "open") is None
     place = answer_place(page)
     assert place["top"] >= place["header"] and place["bottom"] <= place["view"], place
+    # The button pressed stays in view above its answer, not under the sticky header.
+    assert place["header"] <= place["run"] < place["top"], place
     if place["rows"] == 0:  # a batch model answers beside each row of its form instead
         assert place["picture"] is not None and place["header"] <= place["picture"] < place["view"], place
     assert probe.errors == [] and probe.other_origin == []

@@ -286,7 +286,14 @@ function showAnswer(root, words, match) {
   const result = needPart(root, "result");
   const box = result.getBoundingClientRect();
   if (box.top < 0 || box.top > innerHeight - Math.min(box.height, innerHeight / 2)) {
-    result.scrollIntoView({ block: "nearest" });
+    // Run's row goes to the top, clear of the sticky header, when the answer line still fits
+    // under it: the reader keeps the button they pressed in view beside its answer. A picture
+    // taller than the screen scrolled alone ("nearest") pushed Run under the header.
+    const bar = needPart(root, "bar");
+    const margin = parseFloat(getComputedStyle(bar).scrollMarginTop) || 0;
+    const fits = margin + line.getBoundingClientRect().bottom - bar.getBoundingClientRect().top < innerHeight;
+    if (fits) bar.scrollIntoView({ block: "start" });
+    else result.scrollIntoView({ block: "nearest" });
   }
 }
 
