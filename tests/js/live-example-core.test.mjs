@@ -334,6 +334,9 @@ describe("progressSummary", () => {
   });
   test("an unknown total says only what arrived, and max is never 0", () => {
     assert.deepEqual(progressSummary({ model: [0, 0] }), { value: 0, max: 1, text: "model 0.0 kB" });
+    // Finished: the size alone.
+    assert.deepEqual(progressSummary({ runtime: [14_200_000, 14_200_000], model: [1000, 1000] }),
+                     { value: 14_201_000, max: 14_201_000, text: "runtime 14.2 MB · model 1.0 kB" });
     assert.deepEqual(progressSummary({}), { value: 0, max: 1, text: "" });
   });
 });

@@ -358,7 +358,8 @@ export function progressSummary(items) {
     const [r, t] = item;
     received += r;
     total += t;
-    parts.push(label + " " + formatBytes(r) + (t ? " of " + formatBytes(t) : ""));
+    // A finished download reads as its size alone: on a phone "of" doubled the line.
+    parts.push(label + " " + formatBytes(r) + (t && r < t ? " of " + formatBytes(t) : ""));
   }
   return { value: received, max: Math.max(total, 1), text: parts.join(" · ") };
 }
