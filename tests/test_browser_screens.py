@@ -7,6 +7,7 @@ Model pages are checked before Run; the widget's layout after Run is tested with
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -246,10 +247,31 @@ def audit_pass(browser, server: StaticServer, pages: list[str], scheme: str) -> 
     return found
 
 
+def covering(site: Path, paths: list[str]) -> list[str]:
+    """A few of ``paths`` that between them hold every CSS class any of them holds (a greedy
+    set cover): pages built from one template differ only in the components they embed."""
+    def classes(path: str) -> set[str]:
+        html = (site / path / "index.html").read_text(encoding="utf-8")
+        return {name for value in re.findall(r'class="([^"]*)"', html) for name in value.split()}
+    left = {path: classes(path) for path in paths}
+    wanted = set().union(*left.values())
+    chosen: list[str] = []
+    while wanted:
+        best = max(left, key=lambda path: len(left[path] & wanted))
+        chosen.append(best)
+        wanted -= left.pop(best)
+    return sorted(chosen)
+
+
 @pytest.fixture(scope="module")
 def laptop_pass(browser, server: StaticServer, pages: list[str]) -> dict[str, dict[str, dict]]:
-    """The audit pass of every page in each palette."""
-    return {scheme: audit_pass(browser, server, pages, scheme) for scheme in ("light", "dark")}
+    """The audit pass of every page in the light palette; in the dark one, of every page that
+    is not a term page and of the term pages that between them hold every component any term
+    page holds (the dark palette changes colours, not layout: the tables are read in light)."""
+    terms = [p for p in pages if re.fullmatch(r"glossary/[^/]+/", p)]
+    dark = [p for p in pages if p not in terms] + covering(server.root, terms)
+    return {"light": audit_pass(browser, server, pages, "light"),
+            "dark": audit_pass(browser, server, dark, "dark")}
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
