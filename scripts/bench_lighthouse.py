@@ -34,7 +34,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -91,25 +91,51 @@ class Audit:
     bytes: float
 
 
-def audit_from_report(report: dict[str, Any]) -> Audit:
-    """The scores (0 to 100) and metrics of a Lighthouse JSON report (its ``lhr``)."""
+def audit_from_report(report: dict[str, Any], *, missing: bool = False) -> Audit:
+    """The scores (0 to 100) and metrics of a Lighthouse JSON report (its ``lhr``).
+
+    ``missing``: the page answers an address the site does not have (status 404 by design);
+    its scores leave out the audits that judge that status itself (:func:`status_audits`)."""
     if report.get("runtimeError", {}).get("code") not in (None, "NO_ERROR"):
         raise ValueError(f"{report.get('finalDisplayedUrl')}: {report['runtimeError']['message']}")
-    categories, audits = report["categories"], report["audits"]
-
-    def score(name: str) -> float:
-        value = categories[name]["score"]
-        if value is None:
-            raise ValueError(f"{report.get('finalDisplayedUrl')}: no {name} score")
-        return round(float(value) * 100)
+    audits = report["audits"]
+    left_out = status_audits(report) if missing else set()
 
     def metric(name: str) -> float:
         return float(audits[name]["numericValue"])
 
-    return Audit(score("performance"), score("accessibility"), score("best-practices"),
-                 score("seo"), metric("first-contentful-paint"),
-                 metric("largest-contentful-paint"), metric("total-blocking-time"),
-                 metric("total-byte-weight"))
+    performance, accessibility, best_practices, seo = (
+        category_score(report, name, left_out) for name in CATEGORIES)
+    return Audit(performance, accessibility, best_practices, seo,
+                 metric("first-contentful-paint"), metric("largest-contentful-paint"),
+                 metric("total-blocking-time"), metric("total-byte-weight"))
+
+
+def status_audits(report: dict[str, Any]) -> set[str]:
+    """The audits a 404 answer fails by being one: the status code, and the console's errors
+    when each is the browser's "Failed to load resource" for the page's own address."""
+    found = {"http-status-code"}
+    errors = report["audits"].get("errors-in-console", {}).get("details", {}).get("items", [])
+    page = report.get("finalDisplayedUrl")
+    if all(e.get("source") == "network" and e.get("sourceLocation", {}).get("url") == page
+           and "404" in e.get("description", "") for e in errors):
+        found.add("errors-in-console")
+    return found
+
+
+def category_score(report: dict[str, Any], name: str, left_out: Collection[str] = ()) -> float:
+    """A category's score out of 100: Lighthouse's own, or with ``left_out`` audits dropped,
+    the weighted mean of the others as Lighthouse computes it."""
+    category = report["categories"][name]
+    refs = category.get("auditRefs", [])
+    if not set(left_out) & {ref["id"] for ref in refs}:
+        if category["score"] is None:
+            raise ValueError(f"{report.get('finalDisplayedUrl')}: no {name} score")
+        return round(float(category["score"]) * 100)
+    scored = [(ref["weight"], report["audits"][ref["id"]]["score"]) for ref in refs
+              if ref["id"] not in left_out and ref["weight"] > 0
+              and report["audits"][ref["id"]]["score"] is not None]
+    return round(100 * sum(w * s for w, s in scored) / sum(w for w, _ in scored))
 
 
 def median_audit(audits: Sequence[Audit]) -> Audit:
@@ -231,11 +257,13 @@ markdown_extensions:
 
 
 def plain_markdown(term_file: Path) -> str:
-    """The term's text as a hand-written page: its title, its summary, then its body."""
+    """The term's text as a hand-written page: its summary as the page's description (Material
+    prints it as the meta description), its title, its summary again, then its body."""
     text = term_file.read_text(encoding="utf-8")
     _, front, body = text.split("---\n", 2)
     meta = yaml.safe_load(front)
-    return f"# {meta['title']}\n\n{meta['summary']}\n\n{body}"
+    return (f"---\ndescription: {json.dumps(meta['summary'])}\n---\n"
+            f"# {meta['title']}\n\n{meta['summary']}\n\n{body}")
 
 
 def build_plain_site(work: Path, site_url: str) -> Path:
@@ -269,7 +297,7 @@ def lighthouse(url: str, report: Path, *, missing: bool = False) -> Audit:
                           env={**os.environ, "CHROME_PATH": CHROMIUM}, timeout=600)
     if done.returncode or not report.is_file():
         raise SystemExit(f"lighthouse {url} failed ({done.returncode}):\n{done.stderr[-2000:]}")
-    return audit_from_report(json.loads(report.read_text(encoding="utf-8")))
+    return audit_from_report(json.loads(report.read_text(encoding="utf-8")), missing=missing)
 
 
 def measure(pages: Sequence[PageType], site_url: str, plain_url: str, runs: int,

@@ -97,8 +97,29 @@ def test_the_table_puts_each_target_beside_the_figures(tmp_path: Path) -> None:
 
 def test_the_plain_page_is_the_terms_title_summary_and_body() -> None:
     text = bl.plain_markdown(REPO / "glossary" / "onnx.md")
-    assert text.startswith("# ONNX\n\nONNX, short for Open Neural Network Exchange")
+    assert text.startswith('---\ndescription: "ONNX, short for Open Neural Network Exchange')
+    assert "\n---\n# ONNX\n\nONNX, short for Open Neural Network Exchange" in text
     assert "## What does an .onnx file hold?" in text and "facts:" not in text
+
+
+def test_a_404_page_is_scored_without_the_audits_its_status_fails_by_design() -> None:
+    missing = report(seo=0.9)
+    missing["finalDisplayedUrl"] = url = "http://127.0.0.1/onnx-glossary/no-such-page/"
+    missing["categories"]["seo"]["auditRefs"] = [{"id": "http-status-code", "weight": 1},
+                                                 {"id": "document-title", "weight": 1},
+                                                 {"id": "structured-data", "weight": 0}]
+    missing["audits"].update({"http-status-code": {"score": 0}, "document-title": {"score": 1},
+                              "structured-data": {"score": None}})
+    missing["audits"]["errors-in-console"] = {"details": {"items": [
+        {"source": "network", "description": "Failed to load resource: 404 (Not Found)",
+         "sourceLocation": {"url": url}}]}}
+    assert bl.status_audits(missing) == {"http-status-code", "errors-in-console"}
+    assert bl.audit_from_report(missing, missing=True).seo == 100
+    assert bl.audit_from_report(missing).seo == 90  # Lighthouse's own score
+    # Another error in the console still counts.
+    missing["audits"]["errors-in-console"]["details"]["items"].append(
+        {"source": "javascript", "description": "TypeError", "sourceLocation": {"url": url}})
+    assert bl.status_audits(missing) == {"http-status-code"}
 
 
 def fetch(url: str, gzip_ok: bool) -> tuple[dict[str, str], bytes]:
