@@ -7,7 +7,10 @@ or the runtime: the server sends real files with real headers, Chromium is the s
 from __future__ import annotations
 
 import contextlib
+import email.utils
 import functools
+import gzip
+import hashlib
 import http.server
 import io
 import json
@@ -43,6 +46,11 @@ GITHUB_PAGES_CACHE = "max-age=600"
 
 #: A software WebGPU adapter (SwiftShader): tests the WebGPU path, says nothing about speed.
 WEBGPU_FLAG = "--enable-unsafe-webgpu"
+
+#: The content types GitHub Pages compresses for a client that accepts gzip: text, scripts, JSON,
+#: SVG and WebAssembly (a model's .onnx, an image or a font goes as it is).
+GZIP_TYPES = ("text/", "application/javascript", "application/json", "application/manifest+json",
+              "application/xml", "image/svg+xml", "application/wasm")
 
 ISOLATION_HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
@@ -93,7 +101,48 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             self.send_response(304)  # revalidated: the browser keeps its copy
             self.end_headers()
             return None
+        if self._accepts_gzip():
+            body = self._gzipped_file(url_path)
+            if body is not None:
+                return body
         return super().send_head()
+
+    def _accepts_gzip(self) -> bool:
+        """Whether answers go gzip-compressed: the server compresses and the client asks."""
+        return self.state.gzip and "gzip" in self.headers.get("Accept-Encoding", "")
+
+    def _gzipped_file(self, url_path: str) -> io.BytesIO | None:
+        """A file of a compressed type, compressed; None leaves it to the standard handler
+        (a folder without its slash is redirected, a missing file is a 404)."""
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            if not url_path.endswith("/"):
+                return None
+            path = path / "index.html"
+        content_type = self.guess_type(str(path))
+        if not path.is_file() or not content_type.startswith(GZIP_TYPES):
+            return None
+        modified = email.utils.formatdate(path.stat().st_mtime, usegmt=True)
+        return self._send(200, content_type, path.read_bytes(), modified)
+
+    def _send(self, status: int, content_type: str, body: bytes,
+              last_modified: str | None = None) -> io.BytesIO:
+        """Send the status and headers of ``body``, gzip-compressed when the server compresses,
+        the client accepts it and the type is one of :data:`GZIP_TYPES`; return the bytes the
+        standard handler then copies out."""
+        encode = self._accepts_gzip() and content_type.startswith(GZIP_TYPES)
+        if encode:
+            body = self.state.compressed(body)
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        if encode:
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Vary", "Accept-Encoding")
+        if last_modified:
+            self.send_header("Last-Modified", last_modified)
+        self.end_headers()
+        return io.BytesIO(body)
 
     def _not_found(self) -> io.BytesIO | None:
         """The site's own 404.html with status 404, as GitHub Pages answers a missing path."""
@@ -104,11 +153,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         body = page.read_bytes()
         if self.state.rewrite_html:
             body = self.state.rewrite_html(body)
-        self.send_response(404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        return io.BytesIO(body)
+        return self._send(404, "text/html; charset=utf-8", body)
 
     def _rewritten(self, url_path: str) -> io.BytesIO | None:
         """A test-only file of ``extra_files``, or an HTML page passed through ``rewrite_html``."""
@@ -127,11 +172,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             body = self.state.rewrite_html(path.read_bytes())
         else:
             return None
-        self.send_response(200)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        return io.BytesIO(body)
+        return self._send(200, content_type, body)
 
     def _validator(self, path: str) -> str | None:
         """An ETag from the file's size and modification time, like a static host's."""
@@ -171,6 +212,8 @@ class StaticServer:
     ``missing`` answer 404 (fault tests); ``log`` records every (method, path) asked for,
     ``requests`` the paths alone.
     ``not_found``: a missing path gets the site's ``404.html`` (status 404), as on GitHub Pages.
+    ``gzip``: files of :data:`GZIP_TYPES` go gzip-compressed to a client that accepts it, as
+    GitHub Pages sends them (``Content-Encoding: gzip``, ``Vary: Accept-Encoding``).
     ``cache_control`` is sent with every file; anything but ``no-store`` (e.g.
     :data:`GITHUB_PAGES_CACHE`) also sends ETag and Last-Modified and answers revalidations
     with 304, as GitHub Pages does.
@@ -188,6 +231,8 @@ class StaticServer:
     extra_files: dict[str, bytes] = field(default_factory=dict)
     rewrite_html: Callable[[bytes], bytes] | None = None
     not_found: bool = False
+    gzip: bool = False
+    _gzipped: dict[bytes, bytes] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not (self.prefix.startswith("/") and self.prefix.endswith("/")):
@@ -196,6 +241,14 @@ class StaticServer:
         self._httpd = _QuietServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    def compressed(self, body: bytes) -> bytes:
+        """``body`` gzip-compressed at level 6 (a common server setting; GitHub does not say
+        its own), kept for the next request of the same bytes."""
+        key = hashlib.sha256(body).digest()
+        if key not in self._gzipped:
+            self._gzipped[key] = gzip.compress(body, compresslevel=6, mtime=0)
+        return self._gzipped[key]
 
     @property
     def requests(self) -> list[str]:
