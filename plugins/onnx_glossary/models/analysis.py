@@ -42,25 +42,27 @@ class ModelError(ValueError):
 def analyse_model(
     path: Path,
     *,
-    size_budget_bytes: int,
+    size_budget_bytes: int | None = None,
     webgpu: WebGpuKernels | None = None,
     runtime: BrowserRuntime | None = None,
     name: str | None = None,
 ) -> ModelFacts:
     """Analyse one model file. `name` defaults to the folder name (models/<name>/model.onnx);
-    `size_budget_bytes` is the site's (Options.size_budget_bytes: its one default lives there).
+    `size_budget_bytes` is the site's (Options.size_budget_bytes, where its one default
+    lives); None checks no size, for a caller that chose the file itself.
 
     Raises ModelError for files that are not usable models (see the module docstring).
     """
     path = Path(path)
     runtime = runtime or browser_runtime()
-    data = _read_bounded(path, size_budget_bytes)
+    budget = size_budget_bytes if size_budget_bytes is not None else float("inf")
+    data = _read_bounded(path, budget)
     model = _parse(path, data)
     findings: list[Finding] = []
 
     external_files = _check_external_data(path, model)
     total = len(data) + sum(f.stat().st_size for f in external_files)
-    if total > size_budget_bytes:
+    if total > budget:
         raise ModelError(
             f"{path}: model and external data take {total:,} bytes, over the size budget of "
             f"{size_budget_bytes:,}; use a smaller model or raise the budget"
@@ -153,7 +155,7 @@ def _placement(measured: Mapping[str, Any] | None) -> MeasuredPlacement | None:
 # -- loading and validation -------------------------------------------------------------
 
 
-def _read_bounded(path: Path, budget: int) -> bytes:
+def _read_bounded(path: Path, budget: float) -> bytes:
     if not path.is_file():
         raise ModelError(f"{path}: file not found; run `make models` or fix the path")
     size = path.stat().st_size
