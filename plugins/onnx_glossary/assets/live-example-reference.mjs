@@ -69,7 +69,8 @@
 /**
  * How an output reads to a person (example.yml's `output`).
  * @typedef {object} ReferenceReading
- * @property {"classes" | "heatmap" | "picture" | "values" | "text-lines" | "mask" | "faces"} kind
+ * @property {"classes" | "heatmap" | "picture" | "values" | "text-lines" | "mask" | "faces"
+ *   | "points"} kind
  * @property {string} tensor The output it reads.
  * @property {string | null} answer The answer in words, with {class}, {percent}... in it.
  * @property {string[]} classes Class names, by index (classes).

@@ -32,6 +32,7 @@ import { needPart, part, setState, setText } from "./live-example-dom.mjs";
 import {
   changeRows, clearPad, currentInput, feedArgs, initInputs, previewInput,
 } from "./live-example-inputs.mjs";
+import { initPipelines, pipelineClick } from "./live-example-pipeline.mjs";
 import { presentOutputs } from "./live-example-presenters.mjs";
 import { recordSummary, threadsText } from "./live-example-answers.mjs";
 import { busy, exclusive } from "./live-example-queue.mjs";
@@ -767,6 +768,7 @@ function selectTab(root, name) {
 
 /** Ready the widgets of the current document (again after each instant navigation). */
 export function init() {
+  initPipelines(document);
   /** @type {NodeListOf<HTMLElement>} */
   const roots = document.querySelectorAll("[data-live-example]");
   for (const root of roots) {
@@ -792,6 +794,9 @@ export function init() {
 // A module runs once per document, so they are added once.
 document.addEventListener("click", (event) => {
   const target = event.target instanceof Element ? event.target : null;
+  /** @type {HTMLElement | null} */
+  const pipeline = target && target.closest("[data-pipeline]");
+  if (target && pipeline) pipelineClick(target, pipeline);
   /** @type {HTMLElement | null} */
   const root = target && target.closest("[data-live-example]");
   if (!target || !root) return;

@@ -9,6 +9,7 @@ file. Every link goes through :class:`~.urls.SiteUrls`. Pure: no MkDocs imports.
 from __future__ import annotations
 
 import hashlib
+import json
 import posixpath
 import re
 from collections.abc import Mapping, Sequence
@@ -19,6 +20,7 @@ from typing import Any
 from jinja2 import Environment, Template
 from markupsafe import Markup
 
+from ..browser.runtime import BUNDLES
 from ..browser.support import SupportTable
 from ..browser.webgpu_kernels import WASM_EP, WEBGPU_EP
 from ..common.figures import Figures
@@ -30,6 +32,7 @@ from ..glossary.index import GLOSSARY_URI, GlossaryIndex, Term
 from ..glossary.links import link_target, term_slug_of
 from ..models.catalog import MODEL_FILE, MODELS_URI, Catalog, ModelEntry
 from ..models.facts import MeasuredPlacement, OperatorUse
+from ..models.pipeline import PIPELINE_FILE
 from ..render.environment import (
     LinkResolver,
     environment,
@@ -242,6 +245,8 @@ class Pages:
                 files.append((folder + "example.mjs", render_snippet_js(entry.facts, entry.reference)))
             if entry.picture is not None:
                 files.append((folder + entry.picture.name, entry.picture))
+            if entry.pipeline_json is not None:
+                files.append((folder + PIPELINE_FILE, entry.pipeline_json))
         return ModelPages(tuple(pages), tuple(files), term_links)
 
     def thumbnails(self, catalog: Catalog) -> dict[str, Thumbnail]:
@@ -271,6 +276,8 @@ class Pages:
         page = self.urls.between(from_uri, entry.page_uri)
         if kind == "demo":
             return self._demo(catalog, entry, from_uri, page)
+        if kind == "pipeline":
+            return self._pipeline(catalog, entry, from_uri)
         if kind == "live-example":
             if not (self.live and entry.live):
                 return self._render("model_card.html.jinja", entry=entry, facts=entry.facts,
@@ -292,6 +299,31 @@ class Pages:
         return self._render("demo.html.jinja", entry=entry, page_url=page, widget=widget,
                             sample=sample, answer=answer,
                             answer_url=self.urls.between(from_uri, folder + answer.name) if answer else None)
+
+    def _pipeline(self, catalog: Catalog, entry: ModelEntry, from_uri: str | None) -> str | None:
+        """``[[pipeline: NAME]]``: the models NAME's example.yml chains, run on one picture;
+        None when NAME declares no pipeline that the build could check and run."""
+        if entry.pipeline_json is None or not self.live:
+            return None
+        reference = json.loads(entry.pipeline_json)
+        models = [catalog.models[step["model"]] for step in reference["steps"]]
+        if not all(model.live for model in models):
+            return None
+        between = self.urls.between
+        picture = reference["picture"]
+        first = catalog.models[picture["model"]]
+        max_side = int(((first.reference or {}).get("input") or {}).get("max_side", 320))
+        return self._render(
+            "pipeline.html.jinja", dom_id="pipeline-" + entry.name, summary=entry.pipeline.summary
+            if entry.pipeline else None,
+            steps=[{"model": m.name, "example": between(from_uri, f"{MODELS_URI}/{m.name}/example.mjs"),
+                    "url": between(from_uri, f"{MODELS_URI}/{m.name}/{MODEL_FILE}"),
+                    "page": between(from_uri, m.page_uri)} for m in models],
+            pipeline_url=between(from_uri, f"{MODELS_URI}/{entry.name}/{PIPELINE_FILE}"),
+            picture={"url": between(from_uri, f"{MODELS_URI}/{first.name}/{picture['src']}"),
+                     "width": picture["width"], "height": picture["height"]},
+            runtime_files={backend: bundle.wasm for backend, bundle in BUNDLES.items()},
+            max_side=max_side)
 
     def browser_support_table(self) -> str | None:
         """``[[browser-support: all]]``: the table, its notes numbered once each per feature
