@@ -243,6 +243,7 @@ function show(root, ran, reference, picture, source) {
   const answer = words.join(" · ");
   root.pipelineOutputs = shown;
   root.dataset.answer = answer;
+  root.dataset.picture = picture.width + "x" + picture.height;
   root.dataset.timings = JSON.stringify(Object.fromEntries(ran.filter((s) => s.outputs)
     .map((s) => [s.model, core.median(s.times)])));
   if (source.kind === "sample") root.dataset.match = String(pass);
