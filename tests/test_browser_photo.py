@@ -180,3 +180,23 @@ def test_one_camera_frame_is_taken_its_face_found_and_the_camera_stopped(browser
     assert refused["error"] and "\n" not in refused["error"] and "camera" in refused["error"]
     assert refused["runnable"] and (refused["answer"], refused["drawn"]) == (taken["answer"], taken["drawn"])
     assert probe.errors == []
+
+
+def test_the_cut_out_downloads_as_a_png_and_a_file_that_is_no_picture_keeps_it(ran, tmp_path: Path) -> None:
+    page, probe, _ = ran
+    cut = "#live-example-background-removal"
+    state = f"document.querySelector('{cut}').dataset.state"
+    page.click(f'{cut} button[data-action="run"]')
+    wait_until(page, f"['done', 'error'].includes({state})", timeout=120_000)
+    link = page.locator(f"{cut} a[download]")
+    assert link.get_attribute("href").startswith("data:image/png;base64,")
+    answer = page.get_attribute(cut, "data-answer")
+    page.set_input_files(f'{cut} input[data-le="file"]', str(bad_files(tmp_path)["text"]))
+    page.click(f'{cut} button[data-action="run"]')
+    wait_until(page, f"['done', 'error'].includes({state})", timeout=120_000)
+    error = page.locator(f'{cut} [data-le="error"]').text_content() or ""
+    assert "not a picture" in error and "\n" not in error
+    assert page.get_attribute(cut, "data-answer") == answer
+    assert page.locator(f"{cut} a[download]").count() == 1
+    assert page.is_enabled(f'{cut} button[data-action="run"]')
+    assert probe.errors == []

@@ -43,6 +43,15 @@ export function pictureSource(root) {
 }
 
 /**
+ * The one line for a file of the reader's that the browser could not decode as a picture.
+ * @param {unknown} error what decoding it threw
+ */
+export function unreadablePicture(error) {
+  return "This file is not a picture the browser can read (" + errorMessage(error) +
+    "): pick a JPEG, PNG or WebP photo.";
+}
+
+/**
  * Ready the picture controls: the camera's only where the browser has one to offer.
  * @param {WidgetRoot} root
  */

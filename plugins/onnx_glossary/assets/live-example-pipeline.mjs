@@ -15,7 +15,9 @@ import { needPart, setState, setText } from "./live-example-dom.mjs";
 import { readAnswer } from "./live-example-presenters.mjs";
 import { exclusive } from "./live-example-queue.mjs";
 import { closeSession, openSession } from "./live-example-session.mjs";
-import { pictureChosen, pictureSource, readyPictureInputs } from "./live-example-picture.mjs";
+import {
+  pictureChosen, pictureSource, readyPictureInputs, unreadablePicture,
+} from "./live-example-picture.mjs";
 
 /**
  * @import { PreparedWasm } from "./live-example-cache.mjs"
@@ -124,8 +126,7 @@ async function decode(example, source) {
   try {
     return await example.imagePixels(source.kind === "sample" ? source.url : source.blob);
   } catch (error) {
-    throw new Error("This file is not a picture the browser can read (" +
-      core.errorMessage(error) + "): pick a JPEG, PNG or WebP photo.", { cause: error });
+    throw new Error(unreadablePicture(error), { cause: error });
   }
 }
 
@@ -240,6 +241,7 @@ function show(root, ran, reference, picture, source) {
     }
   });
   needPart(root, "reading").replaceChildren(...(box.childNodes.length ? [box] : []));
+  needPart(root, "drawing").hidden = !drawn;
   const answer = words.join(" · ");
   root.pipelineOutputs = shown;
   root.dataset.answer = answer;
@@ -305,6 +307,16 @@ export function initPipelines(page) {
     setBusy(root, false);
     readyPictureInputs(root);
     setText(root, "state", "Ready: press Run.");
+    // What a Run will download, as the first step's example.mjs chooses the backend (importing
+    // it, a few kB, loads nothing of the runtime).
+    const [first] = stepFiles(root);
+    if (!first) continue;
+    /** @type {Promise<ExampleModule>} */
+    const example = import(new URL(first.example, location.href).href);
+    example.then((module) => module.pickBackend(wanted(root))).then(({ backend }) => {
+      setText(root, "progress-text",
+              core.downloadText(JSON.parse(root.dataset.downloadSizes || "{}"), backend));
+    }, () => {});
   }
 }
 

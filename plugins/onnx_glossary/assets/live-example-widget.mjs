@@ -32,6 +32,7 @@ import { needPart, part, setState, setText } from "./live-example-dom.mjs";
 import {
   changeRows, clearPad, currentInput, feedArgs, initInputs, previewInput,
 } from "./live-example-inputs.mjs";
+import { unreadablePicture } from "./live-example-picture.mjs";
 import { initPipelines, pipelineClick } from "./live-example-pipeline.mjs";
 import { presentOutputs } from "./live-example-presenters.mjs";
 import { recordSummary, threadsText } from "./live-example-answers.mjs";
@@ -204,7 +205,7 @@ async function runModel(root, prepared, globals) {
   const created = await createSession(root, prepared, globals);
   try {
     if (hooks().sessionOnly) return "The session is created; nothing was run (test hook).";
-    const feeds = await example.makeFeeds(created.ort, ...args);
+    const feeds = await makeFeeds(example, created.ort, args, input);
     const pixelNote = checkSamplePixels(root, feeds, downloaded.reference, input);
     const first = await firstRun(root, created, feeds);
     const check = compareOutputs(root, first.outputs, downloaded.reference, input);
@@ -235,6 +236,23 @@ async function runModel(root, prepared, globals) {
     return words;
   } finally {
     await closeSession(created);
+  }
+}
+
+/**
+ * example.mjs's feeds for the input; a picture of the reader's that does not decode is one
+ * readable line.
+ * @param {ExampleModule} example
+ * @param {Ort} ort
+ * @param {FeedArgs} args
+ * @param {RunInput} input
+ */
+async function makeFeeds(example, ort, args, input) {
+  try {
+    return await example.makeFeeds(ort, ...args);
+  } catch (error) {
+    if (input.source !== "own" || input.kind !== "picture") throw error;
+    throw new Error(unreadablePicture(error), { cause: error });
   }
 }
 

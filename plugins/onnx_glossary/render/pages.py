@@ -323,6 +323,8 @@ class Pages:
             picture={"url": between(from_uri, f"{MODELS_URI}/{first.name}/{picture['src']}"),
                      "width": picture["width"], "height": picture["height"]},
             runtime_files={backend: bundle.wasm for backend, bundle in BUNDLES.items()},
+            download_sizes={"model": sum(m.facts.file_size for m in models),
+                            "runtime": dict(self.wasm_sizes or {})},
             max_side=max_side)
 
     def browser_support_table(self) -> str | None:
