@@ -200,3 +200,38 @@ def test_the_cut_out_downloads_as_a_png_and_a_file_that_is_no_picture_keeps_it(r
     assert page.locator(f"{cut} a[download]").count() == 1
     assert page.is_enabled(f'{cut} button[data-action="run"]')
     assert probe.errors == []
+
+
+def run_widget(page, name: str, picture: Path | None = None) -> dict:  # type: ignore[no-untyped-def]
+    """Run one model's widget of the page (on a file of the reader's, else its sample): its
+    answer and outputs."""
+    widget = f"#live-example-{name}"
+    if picture is not None:
+        page.set_input_files(f'{widget} input[data-le="file"]', str(picture))
+    page.click(f'{widget} button[data-action="run"]')
+    wait_until(page, f"['done', 'error'].includes(document.querySelector('{widget}').dataset.state)",
+               timeout=120_000)
+    return page.eval_on_selector(widget, "e => ({...e.dataset, outputs: e.liveExampleOutputs})")
+
+
+def box_iou(a: list[float], b: list[float]) -> float:
+    inner = max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    return inner / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inner)
+
+
+def test_the_mask_and_the_face_match_the_build_and_the_limits_show(ran, real_site: Built) -> None:
+    page, probe, _ = ran
+    built = {name: {o["name"]: o["data"] for o in json.loads(
+        (real_site.site / "models" / name / "reference.json").read_text())["outputs"]}
+        for name in ("background-removal", "face-detection")}
+    mask = np.array(run_widget(page, "background-removal")["outputs"]["mask"]["data"]) > 0.5
+    expected = np.array(built["background-removal"]["mask"]) > 0.5
+    assert (mask & expected).sum() / (mask | expected).sum() >= 0.98
+    face = run_widget(page, "face-detection")
+    assert box_iou(face["outputs"]["boxes"]["data"][:4], built["face-detection"]["boxes"][:4]) >= 0.9
+    # A real photo with no face, and the cat the face detector's page says it takes for one.
+    photos = REPO / "models" / "_photos"
+    assert run_widget(page, "face-detection", photos / "coffee.png")["answer"] == "No face found"
+    cat = run_widget(page, "face-detection", photos / "chelsea-small.png")
+    assert cat["answer"].startswith("1 face, 0.6")
+    assert probe.errors == []

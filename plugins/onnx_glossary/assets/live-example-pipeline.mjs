@@ -91,7 +91,7 @@ export async function runPipeline(root) {
     /** @type {PictureExample[]} */
     const examples = await Promise.all(steps.map((step) =>
       import(new URL(step.example, location.href).href)));
-    const { backend } = await examples[0].pickBackend(wanted(root));
+    const { backend } = await examples[0].pickBackend();
     const wasmUrl = ORT_BASE + core.runtimeFile(JSON.parse(root.dataset.runtimeFiles || "{}"), backend);
     const [ort, wasm, bytes, expected] = await Promise.all([
       examples[0].loadRuntime(backend), prepareWasm(root, wasmUrl, backend, () => {}), models,
@@ -277,13 +277,6 @@ function stepFiles(root) {
   return JSON.parse(root.dataset.steps || "[]");
 }
 
-/** @param {WidgetRoot} root */
-function wanted(root) {
-  /** @type {HTMLInputElement | null} */
-  const picked = root.querySelector("input[data-le-backend]:checked");
-  return picked ? picked.value : "auto";
-}
-
 /**
  * @param {WidgetRoot} root
  * @param {boolean} working
@@ -313,7 +306,7 @@ export function initPipelines(page) {
     if (!first) continue;
     /** @type {Promise<ExampleModule>} */
     const example = import(new URL(first.example, location.href).href);
-    example.then((module) => module.pickBackend(wanted(root))).then(({ backend }) => {
+    example.then((module) => module.pickBackend()).then(({ backend }) => {
       setText(root, "progress-text",
               core.downloadText(JSON.parse(root.dataset.downloadSizes || "{}"), backend));
     }, () => {});

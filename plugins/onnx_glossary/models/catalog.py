@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from ..browser.runtime import BrowserRuntime
     from ..browser.webgpu_kernels import WebGpuKernels
     from ..models.example_spec import ExampleSpec, PipelineSpec
+    from ..models.pipeline import Wired
 
 MODELS_URI = "models"
 MODEL_FILE = "model.onnx"
@@ -68,6 +69,7 @@ class ModelEntry:
     reason: str | None = None  # why a test file is one
     pipeline: PipelineSpec | None = None  # the models example.yml runs before this one
     pipeline_json: str | None = None  # their reference, pipeline.json (once checked and run)
+    pipeline_reference: Mapping[str, Any] | None = None  # the same, parsed
 
     @property
     def verdict(self) -> Severity | None:
@@ -219,11 +221,12 @@ def _pipelines(catalog: Catalog, root: Path, cache: AnalysisCache) -> list[Probl
         if "error" in cached:
             problems.append(Problem(shown, entry.pipeline.line, cached["error"]))
             continue
-        catalog.models[entry.name] = dataclasses.replace(entry, pipeline_json=cached["pipeline"])
+        catalog.models[entry.name] = dataclasses.replace(
+            entry, pipeline_json=cached["pipeline"], pipeline_reference=json.loads(cached["pipeline"]))
     return problems
 
 
-def _pipeline_json(steps: Any, used: list[ModelEntry], first: ModelEntry) -> str:
+def _pipeline_json(steps: tuple[Wired, ...], used: list[ModelEntry], first: ModelEntry) -> str:
     from ..models.example_spec import tolerance
     from ..models.pipeline import compute_pipeline_reference
 

@@ -14,7 +14,7 @@ build as in the browser.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -128,7 +128,7 @@ def _source_problem(tensor: TensorInfo, source: str, outputs: Mapping[str, Tenso
 
 
 def _reading(output: Reading, facts: ModelFacts, line: int | None,
-             fail: Any) -> dict[str, Any] | None:
+             fail: Callable[[int | None, str], None]) -> dict[str, Any] | None:
     names = [t.name for t in facts.outputs]
     tensor = output.tensor or (names[0] if names else None)
     if tensor not in names:

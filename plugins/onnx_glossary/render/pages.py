@@ -9,7 +9,6 @@ file. Every link goes through :class:`~.urls.SiteUrls`. Pure: no MkDocs imports.
 from __future__ import annotations
 
 import hashlib
-import json
 import posixpath
 import re
 from collections.abc import Mapping, Sequence
@@ -303,9 +302,9 @@ class Pages:
     def _pipeline(self, catalog: Catalog, entry: ModelEntry, from_uri: str | None) -> str | None:
         """``[[pipeline: NAME]]``: the models NAME's example.yml chains, run on one picture;
         None when NAME declares no pipeline that the build could check and run."""
-        if entry.pipeline_json is None or not self.live:
+        reference = entry.pipeline_reference
+        if reference is None or not self.live:
             return None
-        reference = json.loads(entry.pipeline_json)
         models = [catalog.models[step["model"]] for step in reference["steps"]]
         if not all(model.live for model in models):
             return None
