@@ -13,6 +13,8 @@ from onnx_glossary.models.analysis import analyse_model
 from onnx_glossary.models.example_spec import PICTURE_SOURCE, load_example_spec
 from onnx_glossary.models.pipeline import check_pipeline
 
+from .sitebuild import REPO, YML_WITH_MODELS, build_site, term, write_project
+
 PICTURE = helper.make_tensor_value_info("image", TensorProto.UINT8, ["height", "width", 4])
 
 
@@ -26,14 +28,15 @@ def _ocr_site(root: Path, pipeline: str) -> Path:
     """models/ with a text detector (picture -> map), a crop (picture and map -> crops) and a
     recogniser (crops -> scores) whose example.yml declares ``pipeline``."""
     models = {
-        "text-detection": _model([PICTURE], "probability", TensorProto.FLOAT, ["height", "width"],
+        "text-detection": _model([PICTURE], "probability", TensorProto.FLOAT, ["height", "width", 4],
                                  helper.make_node("Cast", ["image"], ["probability"], to=TensorProto.FLOAT)),
         "text-crop": _model([PICTURE, helper.make_tensor_value_info("probability", TensorProto.FLOAT,
-                                                                    ["height", "width"])],
-                            "crops", TensorProto.FLOAT, ["height", "width"],
+                                                                    ["height", "width", 4])],
+                            "crops", TensorProto.FLOAT, ["height", "width", 4],
                             helper.make_node("Identity", ["probability"], ["crops"])),
-        "text-recogniser": _model([helper.make_tensor_value_info("crops", TensorProto.FLOAT, ["rows", "width"])],
-                                  "scores", TensorProto.FLOAT, ["rows", "width"],
+        "text-recogniser": _model([helper.make_tensor_value_info("crops", TensorProto.FLOAT,
+                                                                 ["rows", "width", 4])],
+                                  "scores", TensorProto.FLOAT, ["rows", "width", 4],
                                   helper.make_node("Identity", ["crops"], ["scores"])),
     }
     for name, model in models.items():
@@ -83,8 +86,7 @@ def test_a_text_detector_a_crop_and_a_recogniser_chain_as_declared(tmp_path: Pat
     assert steps[-1].reading is not None and steps[-1].reading["tensor"] == "scores"
 
 
-def test_each_mistake_of_a_declaration_is_one_problem_on_its_line(tmp_path: Path) -> None:
-    wrong = """\
+WRONG = """\
 pipeline:
   steps:
     - model: text-detection
@@ -93,7 +95,10 @@ pipeline:
     - model: text-recognizer
     - model: text-recogniser
 """
-    assert [str(p) for p in _refused(tmp_path, wrong)] == [
+
+
+def test_each_mistake_of_a_declaration_is_one_problem_on_its_line(tmp_path: Path) -> None:
+    assert [str(p) for p in _refused(tmp_path, WRONG)] == [
         "models/text-recogniser/example.yml:5: feeds.probability: 'text-detection' has no output "
         "'probabilty': did you mean 'probability'?",
         "models/text-recogniser/example.yml:6: the step names the unknown model 'text-recognizer': "
@@ -117,3 +122,17 @@ pipeline:
     assert "not a uint8 [height, width, 4] picture" in problems[1].message
     assert "'text-detection.probability' is float32 but input 'image' of 'text-crop' takes uint8" \
         in problems[2].message
+
+
+def test_a_site_warns_of_a_wrong_declaration_on_its_line_and_of_its_embed(tmp_path: Path) -> None:
+    models = _ocr_site(tmp_path / "models", WRONG)
+    config = write_project(tmp_path, {"t": term("T")},
+                           docs={"index.md": "# Home\n\n[[pipeline: text-recogniser]]\n"},
+                           yml=YML_WITH_MODELS.format(node_modules=REPO / "node_modules", extra=""))
+    built = build_site(config)
+    assert models.is_dir() and not built.aborted
+    ours = [w for w in built.warnings if "pipeline" in w or "example.yml" in w]
+    assert any("models/text-recogniser/example.yml:5: feeds.probability: 'text-detection' has no "
+               "output 'probabilty'" in w for w in ours), ours
+    assert any("docs/index.md:3: [[pipeline: text-recogniser]]: models/text-recogniser/example.yml "
+               "declares no pipeline" in w for w in ours), ours
