@@ -255,6 +255,8 @@ function show(root, ran, reference, picture, source) {
     ? checks.join("; ") + " (against Python onnxruntime " + reference.onnxruntime + ")"
     : "No reference exists for your own picture: nothing to compare.");
   setText(root, "timings", timings.join("; "));
+  setText(root, "picture", picture.width + "×" + picture.height + " px" + (source.kind === "sample"
+    ? ", the sample" : ", yours as the first model was fed it"));
   setText(root, "summary", "How it ran: " + ran.filter((s) => s.outputs).length + " of " +
     ran.length + " steps" + (source.kind === "sample" ? pass ? ", reference match" : ", MISMATCH" : ""));
   return answer;
