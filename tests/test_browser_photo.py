@@ -67,7 +67,7 @@ def ran(browser, server: StaticServer) -> Iterator[tuple[object, PageProbe, dict
 def test_the_face_mesh_runs_on_the_face_the_detector_found_as_the_build_did(ran, real_site: Built) -> None:
     _, probe, seen = ran
     assert seen["state"] == "done", seen["error"]
-    assert seen["answer"] == "1 face, 0.92 · 468 points on the face"
+    assert seen["answer"] == "1 face, 0.92 · 468 points on the face (face score 1.00)"
     assert seen["match"] == "true"
     # One live example, both models' timings.
     assert set(seen["timings"]) == {"face-detection", "face-landmarks"}
@@ -124,7 +124,7 @@ def test_a_huge_photo_is_scaled_to_the_stated_size_and_a_phone_photo_read_uprigh
     asked = len(probe.requests)
     seen = run(page, picture=str(phone))
     assert (seen["state"], seen["picture"]) == ("done", "256x200")
-    assert seen["answer"].startswith("1 face")
+    assert seen["answer"].startswith("1 face") and "468 points" in seen["answer"]
     # After a photo is chosen and run, the page asks for nothing but the site's own files.
     assert all(url.startswith(page.url.split("your-photo/")[0]) for url in probe.requests[asked:])
     assert probe.other_origin == []
@@ -234,4 +234,7 @@ def test_the_mask_and_the_face_match_the_build_and_the_limits_show(ran, real_sit
     assert run_widget(page, "face-detection", photos / "coffee.png")["answer"] == "No face found"
     cat = run_widget(page, "face-detection", photos / "chelsea-small.png")
     assert cat["answer"].startswith("1 face, 0.6")
+    # The face mesh's own score says it is no face: no mesh is drawn over the cat.
+    assert run(page, picture=str(photos / "chelsea-small.png"))["answer"] == (
+        "1 face, 0.63 · No points placed: face_score 0.00, below 0.5")
     assert probe.errors == []

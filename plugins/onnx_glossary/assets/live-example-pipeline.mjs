@@ -80,6 +80,7 @@ const STEP_BUDGET_MS = 1000;
 export async function runPipeline(root) {
   setBusy(root, true);
   needPart(root, "error").hidden = true;
+  setText(root, "progress-text", "");
   setState(root, "loading", "Loading…");
   try {
     const source = pictureSource(root);
@@ -241,7 +242,9 @@ function show(root, ran, reference, picture, source) {
     }
   });
   needPart(root, "reading").replaceChildren(...(box.childNodes.length ? [box] : []));
+  // The drawing shows the picture too: it takes the sample's place.
   needPart(root, "drawing").hidden = !drawn;
+  needPart(root, "sample-figure").hidden = drawn;
   const answer = words.join(" · ");
   root.pipelineOutputs = shown;
   root.dataset.answer = answer;

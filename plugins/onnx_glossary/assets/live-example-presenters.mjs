@@ -404,7 +404,12 @@ function dots(root, run) {
   const reading = run.reading;
   if (!output || !reading || reading.kind !== "points" || output.dims.length < 2) return null;
   const size = output.dims[output.dims.length - 1];
-  const count = Math.floor(output.values.length / Math.max(1, size));
+  const scored = reading.score ? run.results.find((r) => r.name === reading.score) : null;
+  const score = scored ? Number(scored.values[0]) : null;
+  const threshold = reading.threshold;
+  // Below its own confidence threshold the model found none: nothing is drawn.
+  const count = score !== null && score < threshold ? 0
+    : Math.floor(output.values.length / Math.max(1, size));
   const image = run.fed[root.dataset.imageInput || ""];
   const canvas = part(root, "heatmap");
   if (canvas) {
@@ -428,7 +433,12 @@ function dots(root, run) {
       }
     }
   }
-  return answerWords("points", reading.answer, { count: counted(count, "point", "points") });
+  const fields = { count: counted(count, "point", "points"),
+    score: score === null ? "" : score.toFixed(2) };
+  return answerWords("points", reading.answer, fields, count ? {} : {
+    none: "No points placed" + (score === null ? "" : ": " + (reading.score || "") + " " +
+      fields.score + ", below " + threshold),
+  });
 }
 
 /**

@@ -78,6 +78,8 @@
  * @property {number} top How many classes to show (classes).
  * @property {string[]} labels A label per value (values).
  * @property {string} unit The values' unit, or "" (values).
+ * @property {string | null} score The output of the points' confidence, 0 to 1 (points).
+ * @property {number} threshold Below it, there are no points (points).
  */
 
 /**

@@ -38,7 +38,7 @@ MODELS_URI = "models"
 MODEL_FILE = "model.onnx"
 RESERVED_NAMES = frozenset({"index", "operators"})
 # Bumped whenever the cached entry's layout changes, so an old cache is never misread.
-CACHE_FORMAT = 5
+CACHE_FORMAT = 6
 NAME_RE = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
 
 

@@ -34,6 +34,8 @@ code reads :data:`DEFAULT_TOLERANCE` from here without loading onnx or numpy. Ev
       top: 3                       # classes: how many to show
       labels: [temperature]        # values: a name per value
       unit: "°C"                   # values: their unit
+      score: face_score            # points: the output of their confidence (0 to 1)...
+      threshold: 0.5               # ...below which there are none (default 0.5)
       answer: "Read as {class} · {percent}"   # the answer in words (see ANSWER_FIELDS)
     pipeline:                      # this model after others, on one picture (models/pipeline.py)
       summary: What the chain does, in plain words.
@@ -72,7 +74,8 @@ INPUT_KINDS = ("drawing", "form", "picture")
 OUTPUT_KINDS = ("classes", "heatmap", "picture", "values", "text-lines", "mask", "faces", "points")
 #: What an answer's words may name, in braces: ``{class}`` and ``{percent}`` (classes),
 #: ``{count}`` (text lines, faces, points), ``{values}`` (values), ``{width}`` and ``{height}`` (a
-#: picture), ``{fraction}`` (a mask's share of the picture), ``{score}`` (the best face's).
+#: picture), ``{fraction}`` (a mask's share of the picture), ``{score}`` (the best face's, or
+#: the points' ``score`` output).
 ANSWER_FIELDS = ("class", "percent", "count", "values", "width", "height", "fraction", "score")
 #: The metadata_props key an exporter writes a classifier's class names into (a JSON array).
 CLASS_NAMES_KEY = "class_names"
@@ -124,6 +127,8 @@ class Reading:
     top: int = 3
     labels: tuple[str, ...] = ()
     unit: str = ""
+    score: str | None = None  # points: the output holding their confidence, 0 to 1
+    threshold: float = 0.5  # points: below it, the points are not drawn
 
 
 #: What feeds a pipeline step's input: the reader's picture, or an earlier step's output.
@@ -352,7 +357,8 @@ class _SpecReader:
 
     def reading(self, value: Any, line: int | None) -> Reading | None:
         r = self.r
-        known = ("kind", "tensor", "answer", "classes", "softmax", "top", "labels", "unit")
+        known = ("kind", "tensor", "answer", "classes", "softmax", "top", "labels", "unit", "score",
+                 "threshold")
         spec = r.mapping(value, line, "output", {**dict.fromkeys(known, False), "kind": True})
         if spec is None:
             return None
@@ -371,6 +377,11 @@ class _SpecReader:
             values["labels"] = r.texts(spec["labels"], at["labels"], "output.labels")
         if "unit" in spec:
             values["unit"] = r.text(spec["unit"], at["unit"], "output.unit")
+        if "score" in spec:
+            values["score"] = r.text(spec["score"], at["score"], "output.score")
+        if "threshold" in spec:
+            values["threshold"] = r.number(spec["threshold"], at["threshold"], "output.threshold",
+                                           minimum=0)
         if "answer" in spec:
             values["answer"] = r.text(spec["answer"], at["answer"], "output.answer")
             unknown = sorted(set(re.findall(r"\{([^{}]*)\}", values["answer"] or "")) - set(ANSWER_FIELDS))

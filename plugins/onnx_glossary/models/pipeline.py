@@ -131,9 +131,10 @@ def _reading(output: Reading, facts: ModelFacts, line: int | None,
              fail: Callable[[int | None, str], None]) -> dict[str, Any] | None:
     names = [t.name for t in facts.outputs]
     tensor = output.tensor or (names[0] if names else None)
-    if tensor not in names:
-        fail(line, f"output.tensor names '{tensor}', which is not an output of '{facts.name}' "
-             f"({', '.join(names)})")
+    unknown = [name for name in (tensor, output.score) if name is not None and name not in names]
+    if tensor is None or unknown:
+        fail(line, f"output names '{unknown[0] if unknown else tensor}', which is not an output "
+             f"of '{facts.name}' ({', '.join(names)})")
         return None
     return {**dataclasses.asdict(output), "tensor": tensor}
 

@@ -319,6 +319,9 @@ def _reading(spec: ExampleSpec, facts: ModelFacts) -> dict[str, Any] | None:
     if tensor not in outputs:
         raise ValueError(f"output.tensor names '{tensor}', which is not an output of the model "
                          f"({', '.join(outputs)})")
+    if spec.output.score is not None and spec.output.score not in outputs:
+        raise ValueError(f"output.score names '{spec.output.score}', which is not an output of "
+                         f"the model ({', '.join(outputs)})")
     reading["tensor"] = tensor
     if spec.output.kind == "classes":
         reading["classes"] = list(class_names(facts, spec.output.classes))
