@@ -112,7 +112,7 @@ def pages(real_site: Built) -> list[str]:
     models = {p.parent.name for p in (REPO / "models").glob("*/model.onnx")}
     assert {f"glossary/{slug}/" for slug in terms} <= set(found)
     assert {f"models/{name}/" for name in models} <= set(found)
-    assert {"", "glossary/", "models/", "models/operators/", "contributing/"} <= set(found)
+    assert {"", "glossary/", "models/", "models/operators/", "contributing/", "your-photo/"} <= set(found)
     return found
 
 

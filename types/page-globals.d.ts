@@ -36,6 +36,8 @@ interface OnnxLiveExample {
    */
   timingBudgetMs?: number;
   logs?: Array<{ widget: string; lines: string[] }>;
+  /** Test hook, set by the picture input: the readyState of each track of the last camera stream. */
+  cameraTracks?: string[];
 }
 
 /** The global `mermaid` mkdocs-material draws diagrams with (assets/mermaid-shim.js sets it). */

@@ -69,7 +69,8 @@ const SAMPLE = {
 const READING = {
   kind: "required string", tensor: "required string", classes: "required array",
   softmax: "required boolean", top: "required number", labels: "required array",
-  unit: "required string", answer: "nullable string",
+  unit: "required string", answer: "nullable string", score: "nullable string",
+  threshold: "required number",
 };
 
 /** @type {Marks<ReferenceFormField>} */

@@ -32,7 +32,7 @@ function conforming() {
     ],
     reading: {
       kind: "classes", tensor: "label", classes: ["setosa"], softmax: false, top: 3, labels: [],
-      unit: "", answer: null,
+      unit: "", answer: null, score: null, threshold: 0.5,
     },
     input: {
       kind: "form", tensor: "input", grid: 8, max: 16, max_side: 320, rows: 1,

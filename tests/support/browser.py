@@ -23,6 +23,7 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import unquote, urlsplit
 
 CHROMIUM = "/usr/bin/chromium"
@@ -289,6 +290,12 @@ def launch(playwright, *, webgpu: bool = False, extra_args: Iterable[str] = ()):
         raise AssertionError("this test opens a browser: mark it @pytest.mark.browser")
     args = [*CHROMIUM_FLAGS, *([WEBGPU_FLAG] if webgpu else []), *extra_args]
     return playwright.chromium.launch(executable_path=CHROMIUM, args=args, headless=True)
+
+
+def launch_beside(browser, *, extra_args: Iterable[str] = ()):  # type: ignore[no-untyped-def]
+    """Another system Chromium with more flags (a fake camera), from the driver of a running
+    one: Playwright allows one sync driver at a time."""
+    return launch(SimpleNamespace(chromium=browser.browser_type), extra_args=extra_args)
 
 
 @contextlib.contextmanager

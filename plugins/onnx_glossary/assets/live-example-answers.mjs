@@ -25,6 +25,7 @@ export const DEFAULT_ANSWERS = Object.freeze({
   "text-lines": "{count} found",
   mask: "Foreground: {fraction} of the picture",
   faces: "{count}, {score}",
+  points: "{count}",
 });
 
 /**

@@ -3,7 +3,7 @@
  * Live examples: how a Run's answer is shown ("presenters").
  *
  * The answer comes first: a reading (example.yml's `output`: classes, values, picture,
- * heatmap, text-lines, mask or faces) gives it in words (live-example-answers.mjs) and draws
+ * heatmap, text-lines, mask, faces or points) gives it in words (live-example-answers.mjs) and draws
  * its picture or bars at the column's full width; the raw outputs go into the folded record.
  * Every presenter gets the widget root and the shown run: {results, reading, input, label,
  * fed}. `results` has one entry per output, {name, type, dims, values, verdict} (values as
@@ -395,6 +395,54 @@ function faces(root, run, area) {
 }
 
 /**
+ * Points [.., n, 2 or 3] in the picture's pixels (x, y first), as dots: over the fed picture
+ * when the run was fed one, else over what the answer's canvas shows (an earlier step's answer
+ * in a pipeline).
+ * @type {Reading}
+ */
+function dots(root, run) {
+  const output = readingOutput(run);
+  const reading = run.reading;
+  if (!output || !reading || reading.kind !== "points" || output.dims.length < 2) return null;
+  const size = output.dims[output.dims.length - 1];
+  const scored = reading.score ? run.results.find((r) => r.name === reading.score) : null;
+  const score = scored ? Number(scored.values[0]) : null;
+  const threshold = reading.threshold;
+  // Below its own confidence threshold the model found none: nothing is drawn.
+  const count = score !== null && score < threshold ? 0
+    : Math.floor(output.values.length / Math.max(1, size));
+  const image = run.fed[root.dataset.imageInput || ""];
+  const canvas = part(root, "heatmap");
+  if (canvas) {
+    /** @type {CanvasRenderingContext2D | null} */
+    let context;
+    if (image && image.dims.length === 3) {
+      const [height, width] = image.dims;
+      context = overlayCanvas(root, width, height);
+      if (context) drawPicture(context, /** @type {number[]} */ (image.values), width, height);
+    } else {
+      context = context2d(canvas);
+    }
+    if (context) {
+      const radius = Math.max(1, canvas.width / 300);
+      context.fillStyle = "#00b0ff";
+      for (let i = 0; i < count; i++) {
+        context.beginPath();
+        context.arc(Number(output.values[size * i]), Number(output.values[size * i + 1]), radius,
+          0, 2 * Math.PI);
+        context.fill();
+      }
+    }
+  }
+  const fields = { count: counted(count, "point", "points"),
+    score: score === null ? "" : score.toFixed(2) };
+  return answerWords("points", reading.answer, fields, count ? {} : {
+    none: "No points placed" + (score === null ? "" : ": " + (reading.score || "") + " " +
+      fields.score + ", below " + threshold),
+  });
+}
+
+/**
  * What the model saw of a drawing or a digit sample: its grid of numbers as a picture.
  * @param {WidgetRoot} root
  * @param {ShownRun} run
@@ -433,7 +481,7 @@ function thumbnail(width, height, label) {
 }
 
 /** @type {Reading[]} */
-const READINGS = [classes, values, greyPicture, rgbaPicture, heatmap, textLines, mask, faces];
+const READINGS = [classes, values, greyPicture, rgbaPicture, heatmap, textLines, mask, faces, dots];
 
 /**
  * A widget root as the tests see it after a Run: its outputs, plain.
@@ -452,16 +500,28 @@ const READINGS = [classes, values, greyPicture, rgbaPicture, heatmap, textLines,
 export function presentOutputs(root, run) {
   const area = part(root, "reading");
   const box = element("div", "live-example__readable");
-  let words = null;
-  for (const present of READINGS) {
-    words = present(root, run, box);
-    if (words !== null) break;
-  }
+  const words = readAnswer(root, run, box);
   if (area) area.replaceChildren(...(box.childNodes.length ? [box] : []));
   valuesTable(root, run);
   root.liveExampleOutputs = Object.fromEntries(run.results.map(
     ({ name, dims, values: data }) => [name, { dims: Array.from(dims), data: Array.from(data) }]));
-  return words || rawAnswer(run);
+  return words;
+}
+
+/**
+ * A run's answer: drawn by the first reading that knows its kind (notes go into `area`), and
+ * its words; a pipeline reads each step's run this way, onto one picture.
+ * @param {WidgetRoot} root
+ * @param {ShownRun} run
+ * @param {HTMLElement} area
+ * @returns {string}
+ */
+export function readAnswer(root, run, area) {
+  for (const present of READINGS) {
+    const words = present(root, run, area);
+    if (words !== null) return words;
+  }
+  return rawAnswer(run);
 }
 
 /**

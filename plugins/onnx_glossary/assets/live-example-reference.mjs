@@ -69,7 +69,8 @@
 /**
  * How an output reads to a person (example.yml's `output`).
  * @typedef {object} ReferenceReading
- * @property {"classes" | "heatmap" | "picture" | "values" | "text-lines" | "mask" | "faces"} kind
+ * @property {"classes" | "heatmap" | "picture" | "values" | "text-lines" | "mask" | "faces"
+ *   | "points"} kind
  * @property {string} tensor The output it reads.
  * @property {string | null} answer The answer in words, with {class}, {percent}... in it.
  * @property {string[]} classes Class names, by index (classes).
@@ -77,6 +78,8 @@
  * @property {number} top How many classes to show (classes).
  * @property {string[]} labels A label per value (values).
  * @property {string} unit The values' unit, or "" (values).
+ * @property {string | null} score The output of the points' confidence, 0 to 1 (points).
+ * @property {number} threshold Below it, there are no points (points).
  */
 
 /**

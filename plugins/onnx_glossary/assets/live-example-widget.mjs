@@ -32,6 +32,8 @@ import { needPart, part, setState, setText } from "./live-example-dom.mjs";
 import {
   changeRows, clearPad, currentInput, feedArgs, initInputs, previewInput,
 } from "./live-example-inputs.mjs";
+import { unreadablePicture } from "./live-example-picture.mjs";
+import { initPipelines, pipelineClick } from "./live-example-pipeline.mjs";
 import { presentOutputs } from "./live-example-presenters.mjs";
 import { recordSummary, threadsText } from "./live-example-answers.mjs";
 import { busy, exclusive } from "./live-example-queue.mjs";
@@ -205,7 +207,7 @@ async function runModel(root, prepared, globals) {
   const created = await createSession(root, prepared, globals);
   try {
     if (hooks().sessionOnly) return "The session is created; nothing was run (test hook).";
-    const feeds = await example.makeFeeds(created.ort, ...args);
+    const feeds = await makeFeeds(example, created.ort, args, input);
     const pixelNote = checkSamplePixels(root, feeds, downloaded.reference, input);
     const first = await firstRun(root, created, feeds);
     const check = compareOutputs(root, first.outputs, downloaded.reference, input);
@@ -236,6 +238,23 @@ async function runModel(root, prepared, globals) {
     return words;
   } finally {
     await closeSession(created);
+  }
+}
+
+/**
+ * example.mjs's feeds for the input; a picture of the reader's that does not decode is one
+ * readable line.
+ * @param {ExampleModule} example
+ * @param {Ort} ort
+ * @param {FeedArgs} args
+ * @param {RunInput} input
+ */
+async function makeFeeds(example, ort, args, input) {
+  try {
+    return await example.makeFeeds(ort, ...args);
+  } catch (error) {
+    if (input.source !== "own" || input.kind !== "picture") throw error;
+    throw new Error(unreadablePicture(error), { cause: error });
   }
 }
 
@@ -784,6 +803,7 @@ function selectTab(root, name) {
 
 /** Ready the widgets of the current document (again after each instant navigation). */
 export function init() {
+  initPipelines(document);
   /** @type {NodeListOf<HTMLElement>} */
   const roots = document.querySelectorAll("[data-live-example]");
   for (const root of roots) {
@@ -809,6 +829,9 @@ export function init() {
 // A module runs once per document, so they are added once.
 document.addEventListener("click", (event) => {
   const target = event.target instanceof Element ? event.target : null;
+  /** @type {HTMLElement | null} */
+  const pipeline = target && target.closest("[data-pipeline]");
+  if (target && pipeline) pipelineClick(target, pipeline);
   /** @type {HTMLElement | null} */
   const root = target && target.closest("[data-live-example]");
   if (!target || !root) return;

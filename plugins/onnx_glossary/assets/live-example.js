@@ -1,7 +1,7 @@
 // @ts-check
 /*
  * Live examples, the loader: a classic script on every page (a few lines; MkDocs lists it in
- * extra_javascript). Until a page has a [data-live-example] it does nothing; then it imports
+ * extra_javascript). Until a page has a [data-live-example] or a [data-pipeline] it does nothing; then it imports
  * the widget module (live-example-widget.mjs, next to this file), which enables Run. No byte
  * of onnxruntime-web is fetched before Run is pressed.
  */
@@ -17,7 +17,7 @@
 
   /* (Re)initialise the widgets of the current document. */
   function init() {
-    if (!document.querySelector("[data-live-example]")) return;
+    if (!document.querySelector("[data-live-example], [data-pipeline]")) return;
     if (!widget) widget = import(WIDGET_URL);
     widget.then(
       function (module) { module.init(); },

@@ -13,7 +13,8 @@ those of :class:`~onnx_glossary.options.Options`).
 - A ```` ```mermaid ```` fence becomes the drawing committed for its text (render/diagrams.py).
 - A paragraph that is exactly ``[[model-card: NAME]]`` becomes a compact card of that example
   model; ``[[live-example: NAME]]`` becomes its Run widget; ``[[demo: NAME]]`` its sample and
-  answer side by side above a compact widget (a home page's first screen); ``[[model-list:
+  answer side by side above a compact widget (a home page's first screen); ``[[pipeline: NAME]]``
+  the models NAME's example.yml chains, run on one picture; ``[[model-list:
   examples]]`` every example model as a card with the picture of its answer.
 """
 
@@ -38,8 +39,13 @@ from ..render.figures import FigureInline
 from ..render.termlinks import TipPool, wrap_links
 from ..site import Site
 
+<<<<<<< HEAD
 EMBED_RE = re.compile(r"^\[\[(model-card|live-example|demo|model-list|figure-table|browser-support"
                       r"|backend-rule):\s*([^\]\s]+)\s*\]\]$")
+=======
+EMBED_RE = re.compile(r"^\[\[(model-card|live-example|demo|pipeline|model-list|figure-table|browser-support):"
+                      r"\s*([^\]\s]+)\s*\]\]$")
+>>>>>>> photo22
 #: The embeds that print a table of the whole site, and take the one name ``all``.
 #: The embeds that take a fixed word instead of a model's name, and that word.
 TABLE_EMBEDS = {"figure-table": "all", "browser-support": "all", "backend-rule": "all",
@@ -162,6 +168,10 @@ class _Embeds(BlockProcessor):
         html = site.embed(kind, name, self.context.current_uri or None) if site else None
         if html is None and kind in TABLE_EMBEDS:
             self.context.problem(self._line_of(block), f"{block}: write [[{kind}: {TABLE_EMBEDS[kind]}]]")
+            return True
+        if html is None and kind == "pipeline" and site and name in site.catalog.models:
+            self.context.problem(self._line_of(block), f"{block}: models/{name}/example.yml "
+                                 "declares no pipeline this build could check and run")
             return True
         if html is None:
             self.context.problem(self._line_of(block), f"{block} names the unknown model "

@@ -8,6 +8,7 @@ analysed twice.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import posixpath
@@ -30,13 +31,14 @@ from ..models.facts import ModelFacts, from_json_dict, to_json_dict, verdict
 if TYPE_CHECKING:
     from ..browser.runtime import BrowserRuntime
     from ..browser.webgpu_kernels import WebGpuKernels
-    from ..models.example_spec import ExampleSpec
+    from ..models.example_spec import ExampleSpec, PipelineSpec
+    from ..models.pipeline import Wired
 
 MODELS_URI = "models"
 MODEL_FILE = "model.onnx"
 RESERVED_NAMES = frozenset({"index", "operators"})
 # Bumped whenever the cached entry's layout changes, so an old cache is never misread.
-CACHE_FORMAT = 5
+CACHE_FORMAT = 6
 NAME_RE = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
 
 
@@ -65,6 +67,9 @@ class ModelEntry:
     about: str | None = None  # example.yml's further words about the model
     role: str = "example"  # "example", or "test-file" (listed apart in the models index)
     reason: str | None = None  # why a test file is one
+    pipeline: PipelineSpec | None = None  # the models example.yml runs before this one
+    pipeline_json: str | None = None  # their reference, pipeline.json (once checked and run)
+    pipeline_reference: Mapping[str, Any] | None = None  # the same, parsed
 
     @property
     def verdict(self) -> Severity | None:
@@ -172,7 +177,64 @@ def load_catalog(models_dir: Path | None, root: Path, cache: AnalysisCache, *,
         problems.extend(found)
         if entry is not None:
             catalog.models[entry.name] = entry
+    problems += _pipelines(catalog, root, cache)
     return catalog, problems
+
+
+def _pipelines(catalog: Catalog, root: Path, cache: AnalysisCache) -> list[Problem]:
+    """Check every declared pipeline against the models and compute its reference (cached by
+    the content of every model it runs, its declaration and its picture)."""
+    from ..models.pipeline import check_pipeline
+
+    problems: list[Problem] = []
+    facts = {name: entry.facts for name, entry in catalog.models.items()}
+    readings = {name: (entry.reference or {}).get("reading") for name, entry in catalog.models.items()}
+    for entry in list(catalog.models.values()):
+        if entry.pipeline is None:
+            continue
+        shown = shown_path(entry.folder / EXAMPLE_FILE, root)
+        steps, found = check_pipeline(entry.name, entry.pipeline, facts, readings, shown)
+        problems += found
+        if steps is None:
+            continue
+        first = catalog.models[steps[0].model]
+        if first.picture is None:
+            problems.append(Problem(shown, entry.pipeline.line, f"the first step, '{first.name}', "
+                                    "has no sample picture (image: in its example.yml) to run on"))
+            continue
+        used = [catalog.models[step.model] for step in steps]
+        key = hashlib.sha256(json.dumps([
+            CACHE_FORMAT, __version__, version("onnxruntime"), [e.facts.sha256 for e in used],
+            [(s.model, dict(s.feeds), s.reading) for s in steps],
+            [e.reference.get("tolerance") if e.reference else None for e in used],
+            hashlib.sha256(first.picture.read_bytes()).hexdigest()], sort_keys=True).encode()
+        ).hexdigest()
+        cached = cache.get(key)
+        if cached is None:
+            cache.misses += 1
+            try:
+                cached = {"pipeline": _pipeline_json(steps, used, first)}
+            except _run_errors() as error:
+                reason = " ".join(str(error).split())[:300]
+                cached = {"error": f"the pipeline could not run on {first.picture.name}: {reason}"}
+            cache.put(key, cached)
+        if "error" in cached:
+            problems.append(Problem(shown, entry.pipeline.line, cached["error"]))
+            continue
+        catalog.models[entry.name] = dataclasses.replace(
+            entry, pipeline_json=cached["pipeline"], pipeline_reference=json.loads(cached["pipeline"]))
+    return problems
+
+
+def _pipeline_json(steps: tuple[Wired, ...], used: list[ModelEntry], first: ModelEntry) -> str:
+    from ..models.example_spec import tolerance
+    from ..models.pipeline import compute_pipeline_reference
+
+    assert first.picture is not None
+    files = {e.name: e.folder / MODEL_FILE for e in used}
+    tolerances = {e.name: tolerance(e.reference or {}) for e in used}
+    return json.dumps(compute_pipeline_reference(steps, files, tolerances, first.picture,
+                                                 first.name), allow_nan=False)
 
 
 def _load_model(folder: Path, model_file: Path, root: Path, cache: AnalysisCache,
@@ -209,6 +271,7 @@ def _load_model(folder: Path, model_file: Path, root: Path, cache: AnalysisCache
         about=spec.about,
         role=spec.role,
         reason=spec.reason,
+        pipeline=spec.pipeline,
     )
     problems = _problems(shown_model, entry.findings, runtime)
     if entry.live and entry.role == "example" and not entry.summary:

@@ -27,14 +27,23 @@ code reads :data:`DEFAULT_TOLERANCE` from here without loading onnx or numpy. Ev
         values: {pixels: [0, 0, 7, ...]}   # flattened, per input
         label: "7"                 # the true answer, shown beside the model's
     output:                        # how the answer reads
-      kind: classes                # classes | heatmap | picture | values
+      kind: classes                # one of OUTPUT_KINDS
       tensor: probabilities        # default: the first output
       classes: [setosa, ...]       # default: the model's metadata_props class_names
       softmax: false               # true when the output is logits (the page says so)
       top: 3                       # classes: how many to show
       labels: [temperature]        # values: a name per value
       unit: "°C"                   # values: their unit
+      score: face_score            # points: the output of their confidence (0 to 1)...
+      threshold: 0.5               # ...below which there are none (default 0.5)
       answer: "Read as {class} · {percent}"   # the answer in words (see ANSWER_FIELDS)
+    pipeline:                      # this model after others, on one picture (models/pipeline.py)
+      summary: What the chain does, in plain words.
+      steps:                       # in order; the last one is this model
+        - model: face-detection    # a picture input takes the reader's picture by itself
+        - model: face-landmarks
+          feeds: {boxes: face-detection.boxes}   # input -> picture | <step>.<output>
+          output: {kind: points, tensor: landmarks, answer: "{count}"}  # default: its own
 """
 
 from __future__ import annotations
@@ -59,13 +68,14 @@ DATA_SET_RE = re.compile(r"^test_data_set_(\d+)$")
 DEFAULT_TOLERANCE: Mapping[str, float] = {"atol": 1e-4, "rtol": 1e-3}
 
 KEYS = ("summary", "about", "role", "reason", "dims", "tolerance", "image", "input", "samples",
-        "output")
+        "output", "pipeline")
 ROLES = ("example", "test-file")
 INPUT_KINDS = ("drawing", "form", "picture")
-OUTPUT_KINDS = ("classes", "heatmap", "picture", "values", "text-lines", "mask", "faces")
+OUTPUT_KINDS = ("classes", "heatmap", "picture", "values", "text-lines", "mask", "faces", "points")
 #: What an answer's words may name, in braces: ``{class}`` and ``{percent}`` (classes),
-#: ``{count}`` (text lines, faces), ``{values}`` (values), ``{width}`` and ``{height}`` (a
-#: picture), ``{fraction}`` (a mask's share of the picture), ``{score}`` (the best face's).
+#: ``{count}`` (text lines, faces, points), ``{values}`` (values), ``{width}`` and ``{height}`` (a
+#: picture), ``{fraction}`` (a mask's share of the picture), ``{score}`` (the best face's, or
+#: the points' ``score`` output).
 ANSWER_FIELDS = ("class", "percent", "count", "values", "width", "height", "fraction", "score")
 #: The metadata_props key an exporter writes a classifier's class names into (a JSON array).
 CLASS_NAMES_KEY = "class_names"
@@ -117,6 +127,34 @@ class Reading:
     top: int = 3
     labels: tuple[str, ...] = ()
     unit: str = ""
+    score: str | None = None  # points: the output holding their confidence, 0 to 1
+    threshold: float = 0.5  # points: below it, the points are not drawn
+
+
+#: What feeds a pipeline step's input: the reader's picture, or an earlier step's output.
+PICTURE_SOURCE = "picture"
+FEED_SOURCE_RE = re.compile(r"^(?:picture|([a-z0-9]+(?:[-_][a-z0-9]+)*)\.([^.\s]+))$")
+
+
+@dataclass(frozen=True)
+class PipelineStep:
+    """One model of a pipeline and what feeds its inputs (input -> ``picture`` or
+    ``<step>.<output>``); a picture input left out takes the picture."""
+
+    model: str
+    feeds: Mapping[str, str] = field(default_factory=dict)
+    output: Reading | None = None  # how its answer reads in the pipeline; default: its own
+    line: int | None = None
+    feed_lines: Mapping[str, int | None] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PipelineSpec:
+    """Models run one after another on one picture, each fed by the picture or earlier outputs."""
+
+    steps: tuple[PipelineStep, ...]
+    summary: str | None = None
+    line: int | None = None
 
 
 @dataclass(frozen=True)
@@ -136,6 +174,7 @@ class ExampleSpec:
     input: InputSpec | None = None
     samples: tuple[Sample, ...] = ()
     output: Reading | None = None
+    pipeline: PipelineSpec | None = None
 
 
 class ExampleSpecError(ValueError):
@@ -217,6 +256,8 @@ class _SpecReader:
             values["samples"] = self.samples(top["samples"], at["samples"])
         if "output" in top:
             values["output"] = self.reading(top["output"], at["output"])
+        if "pipeline" in top:
+            values["pipeline"] = self.pipeline(top["pipeline"], at["pipeline"])
         return ExampleSpec(**{k: v for k, v in values.items() if v is not None})
 
     def count(self, value: Any, line: int | None, what: str, minimum: int = 0) -> int | None:
@@ -316,7 +357,8 @@ class _SpecReader:
 
     def reading(self, value: Any, line: int | None) -> Reading | None:
         r = self.r
-        known = ("kind", "tensor", "answer", "classes", "softmax", "top", "labels", "unit")
+        known = ("kind", "tensor", "answer", "classes", "softmax", "top", "labels", "unit", "score",
+                 "threshold")
         spec = r.mapping(value, line, "output", {**dict.fromkeys(known, False), "kind": True})
         if spec is None:
             return None
@@ -335,6 +377,11 @@ class _SpecReader:
             values["labels"] = r.texts(spec["labels"], at["labels"], "output.labels")
         if "unit" in spec:
             values["unit"] = r.text(spec["unit"], at["unit"], "output.unit")
+        if "score" in spec:
+            values["score"] = r.text(spec["score"], at["score"], "output.score")
+        if "threshold" in spec:
+            values["threshold"] = r.number(spec["threshold"], at["threshold"], "output.threshold",
+                                           minimum=0)
         if "answer" in spec:
             values["answer"] = r.text(spec["answer"], at["answer"], "output.answer")
             unknown = sorted(set(re.findall(r"\{([^{}]*)\}", values["answer"] or "")) - set(ANSWER_FIELDS))
@@ -344,6 +391,50 @@ class _SpecReader:
         if values["kind"] is None:
             return None
         return Reading(**{k: v for k, v in values.items() if v is not None})
+
+
+    def pipeline(self, value: Any, line: int | None) -> PipelineSpec | None:
+        r = self.r
+        spec = r.mapping(value, line, "pipeline", {"summary": False, "steps": True})
+        if spec is None:
+            return None
+        steps_line = key_line(spec, "steps", line)
+        steps = []
+        for item, item_line in r.items(spec["steps"], steps_line, "pipeline.steps"):
+            step = self.step(item, item_line)
+            if step is not None:
+                steps.append(step)
+        if len(steps) < 2 and not r.problems:
+            r.fail(steps_line, "a pipeline needs at least 2 steps: the models before this one, "
+                   "then this one")
+        summary = (r.text(spec["summary"], key_line(spec, "summary", line), "pipeline.summary")
+                   if "summary" in spec else None)
+        return PipelineSpec(tuple(steps), summary, line)
+
+    def step(self, item: Any, line: int | None) -> PipelineStep | None:
+        r = self.r
+        entry = r.mapping(item, line, "each step", {"model": True, "feeds": False, "output": False})
+        if entry is None:
+            return None
+        model = r.text(entry["model"], key_line(entry, "model", line), "a step's model")
+        feeds: dict[str, str] = {}
+        lines: dict[str, int | None] = {}
+        if "feeds" in entry:
+            at = key_line(entry, "feeds", line)
+            given: Any = r.mapping(entry["feeds"], at, "a step's feeds") or {}
+            for name, source in given.items():
+                where = key_line(given, name, at)
+                text = r.text(source, where, f"feeds.{name}")
+                if text is not None and not FEED_SOURCE_RE.match(text):
+                    r.fail(where, f"feeds.{name} is '{text}': write 'picture' or "
+                           "'<step>.<output>' (an earlier step's model and one of its outputs)")
+                elif text is not None:
+                    feeds[str(name)], lines[str(name)] = text, where
+        output = self.reading(entry["output"], key_line(entry, "output", line)) \
+            if "output" in entry else None
+        if model is None:
+            return None
+        return PipelineStep(model, feeds, output, line, lines)
 
 
 def load_example_spec(model_dir: Path, shown: str | None = None) -> ExampleSpec:

@@ -232,7 +232,7 @@ def _generated_feeds(facts: ModelFacts, spec: ExampleSpec, model_dir: Path,
     return feeds, image_info
 
 
-def _tensors(values: Mapping[str, Any], what: str) -> tuple[list[TensorData], list[str]]:
+def as_tensors(values: Mapping[str, Any], what: str) -> tuple[list[TensorData], list[str]]:
     """Arrays as JSON-ready tensors; what is not a tensor is skipped with a note."""
     out: list[TensorData] = []
     notes: list[str] = []
@@ -268,15 +268,15 @@ def compute_reference(
     work = multiply_adds(onnx.load(str(model_path)), named[0].feeds)
     for sample in named:
         results = run_model(model_path, sample.feeds)
-        outputs, notes = _tensors(results, f"{facts.name}: output")
-        inputs, _ = _tensors(dict(sample.feeds), f"{facts.name}: input")
+        outputs, notes = as_tensors(results, f"{facts.name}: output")
+        inputs, _ = as_tensors(dict(sample.feeds), f"{facts.name}: input")
         entry: dict[str, Any] = {"name": sample.name, "label": sample.label, "source": sample.source}
         if sample.expected:
             worst, ok = 0.0, True
             for name, expected in sample.expected.items():
                 diff, good = compare(np.asarray(results[name]), expected, spec.atol, spec.rtol)
                 worst, ok = max(worst, diff), ok and good
-            shipped, _ = _tensors(dict(sample.expected), f"{sample.source}: output")
+            shipped, _ = as_tensors(dict(sample.expected), f"{sample.source}: output")
             # The browser checks itself against the shipped outputs too, not only against ours.
             entry["expected"] = {"max_abs_diff": worst, "pass": ok,
                                  "outputs": [t.to_dict() for t in shipped]}
@@ -319,6 +319,9 @@ def _reading(spec: ExampleSpec, facts: ModelFacts) -> dict[str, Any] | None:
     if tensor not in outputs:
         raise ValueError(f"output.tensor names '{tensor}', which is not an output of the model "
                          f"({', '.join(outputs)})")
+    if spec.output.score is not None and spec.output.score not in outputs:
+        raise ValueError(f"output.score names '{spec.output.score}', which is not an output of "
+                         f"the model ({', '.join(outputs)})")
     reading["tensor"] = tensor
     if spec.output.kind == "classes":
         reading["classes"] = list(class_names(facts, spec.output.classes))

@@ -19,6 +19,7 @@ from typing import Any
 from jinja2 import Environment, Template
 from markupsafe import Markup
 
+<<<<<<< HEAD
 from ..browser.runtime import (
     ASSUMED_MBIT_S,
     ASSUMED_RUNS_A_VISIT,
@@ -27,6 +28,9 @@ from ..browser.runtime import (
     WEBGPU_MIN_MULTIPLY_ADDS,
     auto_backend,
 )
+=======
+from ..browser.runtime import BUNDLES
+>>>>>>> photo22
 from ..browser.support import SupportTable
 from ..browser.webgpu_kernels import WASM_EP, WEBGPU_EP
 from ..common.figures import Figures
@@ -38,6 +42,7 @@ from ..glossary.index import GLOSSARY_URI, GlossaryIndex, Term
 from ..glossary.links import link_target, term_slug_of
 from ..models.catalog import MODEL_FILE, MODELS_URI, Catalog, ModelEntry
 from ..models.facts import MeasuredPlacement, OperatorUse
+from ..models.pipeline import PIPELINE_FILE
 from ..render.environment import (
     LinkResolver,
     environment,
@@ -250,6 +255,8 @@ class Pages:
                 files.append((folder + "example.mjs", render_snippet_js(entry.facts, entry.reference)))
             if entry.picture is not None:
                 files.append((folder + entry.picture.name, entry.picture))
+            if entry.pipeline_json is not None:
+                files.append((folder + PIPELINE_FILE, entry.pipeline_json))
         return ModelPages(tuple(pages), tuple(files), term_links)
 
     def thumbnails(self, catalog: Catalog) -> dict[str, Thumbnail]:
@@ -281,6 +288,8 @@ class Pages:
         page = self.urls.between(from_uri, entry.page_uri)
         if kind == "demo":
             return self._demo(catalog, entry, from_uri, page)
+        if kind == "pipeline":
+            return self._pipeline(catalog, entry, from_uri)
         if kind == "live-example":
             if not (self.live and entry.live):
                 return self._render("model_card.html.jinja", entry=entry, facts=entry.facts,
@@ -303,6 +312,7 @@ class Pages:
                             sample=sample, answer=answer,
                             answer_url=self.urls.between(from_uri, folder + answer.name) if answer else None)
 
+<<<<<<< HEAD
     def backend_rule_table(self, catalog: Catalog, from_uri: str | None) -> str:
         """``[[backend-rule: all]]``: the rule's threshold and extra download, and each model's
         multiply-adds a run (from its reference, counted at build time) with what ``auto``
@@ -320,6 +330,34 @@ class Pages:
                          "role": entry.role, "multiply_adds": count, "wasm_only": only,
                          "backend": auto_backend(count, only)})
         return self._render("backend_rule.html.jinja", rule=rule, rows=rows)
+=======
+    def _pipeline(self, catalog: Catalog, entry: ModelEntry, from_uri: str | None) -> str | None:
+        """``[[pipeline: NAME]]``: the models NAME's example.yml chains, run on one picture;
+        None when NAME declares no pipeline that the build could check and run."""
+        reference = entry.pipeline_reference
+        if reference is None or not self.live:
+            return None
+        models = [catalog.models[step["model"]] for step in reference["steps"]]
+        if not all(model.live for model in models):
+            return None
+        between = self.urls.between
+        picture = reference["picture"]
+        first = catalog.models[picture["model"]]
+        max_side = int(((first.reference or {}).get("input") or {}).get("max_side", 320))
+        return self._render(
+            "pipeline.html.jinja", dom_id="pipeline-" + entry.name, summary=entry.pipeline.summary
+            if entry.pipeline else None,
+            steps=[{"model": m.name, "example": between(from_uri, f"{MODELS_URI}/{m.name}/example.mjs"),
+                    "url": between(from_uri, f"{MODELS_URI}/{m.name}/{MODEL_FILE}"),
+                    "page": between(from_uri, m.page_uri)} for m in models],
+            pipeline_url=between(from_uri, f"{MODELS_URI}/{entry.name}/{PIPELINE_FILE}"),
+            picture={"url": between(from_uri, f"{MODELS_URI}/{first.name}/{picture['src']}"),
+                     "width": picture["width"], "height": picture["height"]},
+            runtime_files={backend: bundle.wasm for backend, bundle in BUNDLES.items()},
+            download_sizes={"model": sum(m.facts.file_size for m in models),
+                            "runtime": dict(self.wasm_sizes or {})},
+            max_side=max_side)
+>>>>>>> photo22
 
     def browser_support_table(self) -> str | None:
         """``[[browser-support: all]]``: the table, its notes numbered once each per feature
