@@ -39,13 +39,8 @@ from ..render.figures import FigureInline
 from ..render.termlinks import TipPool, wrap_links
 from ..site import Site
 
-<<<<<<< HEAD
-EMBED_RE = re.compile(r"^\[\[(model-card|live-example|demo|model-list|figure-table|browser-support"
-                      r"|backend-rule):\s*([^\]\s]+)\s*\]\]$")
-=======
-EMBED_RE = re.compile(r"^\[\[(model-card|live-example|demo|pipeline|model-list|figure-table|browser-support):"
-                      r"\s*([^\]\s]+)\s*\]\]$")
->>>>>>> photo22
+EMBED_RE = re.compile(r"^\[\[(model-card|live-example|demo|pipeline|model-list|figure-table"
+                      r"|browser-support|backend-rule):\s*([^\]\s]+)\s*\]\]$")
 #: The embeds that print a table of the whole site, and take the one name ``all``.
 #: The embeds that take a fixed word instead of a model's name, and that word.
 TABLE_EMBEDS = {"figure-table": "all", "browser-support": "all", "backend-rule": "all",

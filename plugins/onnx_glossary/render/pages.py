@@ -19,18 +19,15 @@ from typing import Any
 from jinja2 import Environment, Template
 from markupsafe import Markup
 
-<<<<<<< HEAD
 from ..browser.runtime import (
     ASSUMED_MBIT_S,
     ASSUMED_RUNS_A_VISIT,
+    BUNDLES,
     EXTRA_WEBGPU_GZIP_MB,
     EXTRA_WEBGPU_MB,
     WEBGPU_MIN_MULTIPLY_ADDS,
     auto_backend,
 )
-=======
-from ..browser.runtime import BUNDLES
->>>>>>> photo22
 from ..browser.support import SupportTable
 from ..browser.webgpu_kernels import WASM_EP, WEBGPU_EP
 from ..common.figures import Figures
@@ -312,7 +309,6 @@ class Pages:
                             sample=sample, answer=answer,
                             answer_url=self.urls.between(from_uri, folder + answer.name) if answer else None)
 
-<<<<<<< HEAD
     def backend_rule_table(self, catalog: Catalog, from_uri: str | None) -> str:
         """``[[backend-rule: all]]``: the rule's threshold and extra download, and each model's
         multiply-adds a run (from its reference, counted at build time) with what ``auto``
@@ -330,7 +326,7 @@ class Pages:
                          "role": entry.role, "multiply_adds": count, "wasm_only": only,
                          "backend": auto_backend(count, only)})
         return self._render("backend_rule.html.jinja", rule=rule, rows=rows)
-=======
+
     def _pipeline(self, catalog: Catalog, entry: ModelEntry, from_uri: str | None) -> str | None:
         """``[[pipeline: NAME]]``: the models NAME's example.yml chains, run on one picture;
         None when NAME declares no pipeline that the build could check and run."""
@@ -357,7 +353,6 @@ class Pages:
             download_sizes={"model": sum(m.facts.file_size for m in models),
                             "runtime": dict(self.wasm_sizes or {})},
             max_side=max_side)
->>>>>>> photo22
 
     def browser_support_table(self) -> str | None:
         """``[[browser-support: all]]``: the table, its notes numbered once each per feature
