@@ -85,6 +85,26 @@ KNOWN_GAPS: dict[str, dict[str, str]] = {
 }
 
 
+#: Bugs an engine shows here that no fix or reproduction outside the widget has pinned down yet:
+#: not gaps, and each stays open (tests/repro/ holds what was tried). The tests still require
+#: everything else of such a Run: its answer checked and matched, and the failure shown.
+KNOWN_BUGS: dict[str, dict[str, str]] = {
+    "webkitgtk": {
+        "timing-runs": "WebKitGTK 2.50.6 now and then fails a run after the checked first one "
+                       "with the same feeds: 'Out of bounds memory access' inside the runtime's "
+                       "wasm, or OrtRun's 'Get feed size: 0 but expected feed size: 1' (1 page "
+                       "in 6 rounds of every model here, on 4 December 2026). The widget keeps "
+                       "the matched answer and reports the timings' failure on its own; "
+                       "tests/repro/webkit-oob/ has not reproduced it outside the widget",
+    },
+}
+
+
+def known_bug(engine: str, what: str) -> str | None:
+    """The open bug of :data:`KNOWN_BUGS` that ``engine`` shows in ``what``, or None."""
+    return KNOWN_BUGS.get(engine, {}).get(what)
+
+
 def gap(engine: str, feature: str) -> str | None:
     """Why ``engine`` lacks ``feature`` (a key of :data:`KNOWN_GAPS`), or None."""
     return KNOWN_GAPS.get(engine, {}).get(feature)
