@@ -97,7 +97,7 @@ def problems_of_run(engine: Engine, name: str, state: dict[str, str], site: Path
                                   f"w.dataset.timingError))(document.querySelector('{WIDGET}'))", timeout=120)
     except AssertionError as gave_up:  # named with its model, beside the other pages' problems
         return [*found, f"{name}: timings never finished: {gave_up}"]
-    if timed.startswith("error") and known_bug(engine.name, "timing-runs"):
+    if timed.startswith("error") and known_bug(engine.name, "runtime-errors"):
         # The answer above was checked and matched; the record must say the timings failed.
         if "timing runs failed" not in (engine.text(WIDGET + " [data-le=timings]") or ""):
             found.append(f"{name}: the timings' failure is not shown ({timed})")
@@ -121,7 +121,14 @@ def test_every_model_page_runs_and_matches_the_reference(engine: Engine, servers
     found = []
     for name in models:
         state = run_model(engine, servers["plain"], name)
-        found += problems_of_run(engine, name, state, real_site.site)
+        problems = problems_of_run(engine, name, state, real_site.site)
+        if problems and known_bug(engine.name, "runtime-errors"):
+            # The open bug (KNOWN_BUGS): the reader's way out is to load the page and press Run
+            # again, and that must work. A page that fails twice fails the test.
+            print(f"{engine.name} {name}: known bug, page loaded again after: {problems}")
+            state = run_model(engine, servers["plain"], name)
+            problems = problems_of_run(engine, name, state, real_site.site)
+        found += problems
         if state.get("threads") != "1":  # no SharedArrayBuffer without COOP/COEP
             found.append(f"{name}: {state.get('threads')} threads on a page that is not isolated")
     assert found == [], f"{engine.name} {engine.version}:\n" + "\n".join(found)

@@ -90,12 +90,13 @@ KNOWN_GAPS: dict[str, dict[str, str]] = {
 #: everything else of such a Run: its answer checked and matched, and the failure shown.
 KNOWN_BUGS: dict[str, dict[str, str]] = {
     "webkitgtk": {
-        "timing-runs": "WebKitGTK 2.50.6 now and then fails a run after the checked first one "
-                       "with the same feeds: 'Out of bounds memory access' inside the runtime's "
-                       "wasm, or OrtRun's 'Get feed size: 0 but expected feed size: 1' (1 page "
-                       "in 6 rounds of every model here, on 4 December 2026). The widget keeps "
-                       "the matched answer and reports the timings' failure on its own; "
-                       "tests/repro/webkit-oob/ has not reproduced it outside the widget",
+        "runtime-errors": "WebKitGTK 2.50.6 now and then gets an error from inside the "
+                          "runtime's wasm that no other engine gets on the same page: 'Out of "
+                          "bounds memory access', OrtRun's 'Get feed size: 0 but expected feed "
+                          "size: 1' on a run after the checked one (the same feeds), or "
+                          "'OrtValue indexes should have been populated' creating a session. "
+                          "Here on 4 December 2026: 2 pages in 10 rounds of every model. "
+                          "tests/repro/webkit-oob/ has not reproduced it outside the widget",
     },
 }
 
