@@ -92,6 +92,10 @@ class FormField:
     unit: str = ""
 
 
+#: The long side a reader's picture is scaled down to before the model, unless `max_side` says.
+DEFAULT_MAX_SIDE = 320
+
+
 @dataclass(frozen=True)
 class InputSpec:
     """How a reader makes their own input."""
@@ -101,7 +105,7 @@ class InputSpec:
     grid: int = 8
     max: float = 16.0
     fields: tuple[FormField, ...] = ()
-    max_side: int = 320
+    max_side: int = DEFAULT_MAX_SIDE
     rows: int = 1  # form: how many rows (a batch) the reader may give
 
 

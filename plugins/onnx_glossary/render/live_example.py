@@ -22,7 +22,7 @@ from markupsafe import Markup
 
 from ..browser.runtime import BUNDLES, EXTRA_WEBGPU_GZIP_MB, WASM_ONLY_DOMAINS, WEBGPU_MIN_MULTIPLY_ADDS
 from ..models.element_types import BY_NAME
-from ..models.example_spec import tolerance
+from ..models.example_spec import DEFAULT_MAX_SIDE, tolerance
 from ..render.environment import environment, shape_text
 from .sweep import sweep_spec
 
@@ -207,7 +207,7 @@ def _picture_free(facts: _Facts, reference: Mapping[str, Any]) -> dict[str, Code
     if not shape or len(shape) < 2 or isinstance(shape[0], int) or isinstance(shape[1], int):
         return None
     spec = reference.get("input") or {}
-    return {"max_side": js(int(spec.get("max_side", 320)))}
+    return {"max_side": js(int(spec.get("max_side", DEFAULT_MAX_SIDE)))}
 
 
 def _work(reference: Mapping[str, Any]) -> dict[str, Code]:

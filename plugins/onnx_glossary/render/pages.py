@@ -38,6 +38,7 @@ from ..glossary.backlinks import Mention
 from ..glossary.index import GLOSSARY_URI, GlossaryIndex, Term
 from ..glossary.links import link_target, term_slug_of
 from ..models.catalog import MODEL_FILE, MODELS_URI, Catalog, ModelEntry
+from ..models.example_spec import DEFAULT_MAX_SIDE
 from ..models.facts import MeasuredPlacement, OperatorUse
 from ..models.pipeline import PIPELINE_FILE
 from ..render.environment import (
@@ -339,7 +340,7 @@ class Pages:
         between = self.urls.between
         picture = reference["picture"]
         first = catalog.models[picture["model"]]
-        max_side = int(((first.reference or {}).get("input") or {}).get("max_side", 320))
+        max_side = int(((first.reference or {}).get("input") or {}).get("max_side", DEFAULT_MAX_SIDE))
         return self._render(
             "pipeline.html.jinja", dom_id="pipeline-" + entry.name, summary=entry.pipeline.summary
             if entry.pipeline else None,
