@@ -228,10 +228,18 @@ def test_no_page_loads_the_runtime_before_run(plain, browsers) -> None:
 
 
 def test_the_code_shown_is_the_code_that_runs(plain, browsers) -> None:
-    page, probe = open_page(browsers[False], plain, "models/linear/")
-    shown = page.text_content(WIDGET + ' [data-panel="js"] pre code')
+    page, probe = open_page(browsers[False], plain, "models/linear/",
+                            permissions=["clipboard-read", "clipboard-write"])
+    # Folded, the code is not in the page at all: its highlighting waits in a <template>.
+    assert page.eval_on_selector_all(WIDGET + " pre", "pres => pres.length") == 0
+    page.click(WIDGET + " .live-example__code-box > summary")
+    shown = page.text_content(WIDGET + ' [data-panel="js"] pre > code')
     served = page.evaluate("fetch('example.mjs').then(r => r.text())")
     assert shown == served
+    # Unfolded, it has Material's copy button, which copies that same file.
+    page.click(WIDGET + ' [data-panel="js"] .md-code__button')
+    page.locator(".md-dialog", has_text="Copied to clipboard").wait_for(timeout=5000)
+    assert page.evaluate("navigator.clipboard.readText()") == served.rstrip()
     run(page)
     # ...and the module the Run button imported is that same URL.
     assert probe.fetched("/repo/models/linear/example.mjs")

@@ -54,6 +54,8 @@ interface OnnxLiveExampleCheck {
 
 declare var onnxLiveExample: OnnxLiveExample | undefined;
 declare var onnxLiveExampleCheck: OnnxLiveExampleCheck | undefined;
+/** Set by assets/unfold.js once it listens. */
+declare var onnxGlossaryUnfold: boolean | undefined;
 declare var mermaid: MermaidGlobal | undefined;
 /** mkdocs-material's observable of documents: emits after every (instant) navigation. */
 declare var document$: { subscribe(next: () => void): unknown } | undefined;

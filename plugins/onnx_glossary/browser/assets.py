@@ -41,6 +41,8 @@ def javascript(config: Wanted) -> list[str]:
     if config.live_examples:
         # The capability check (ES2017) adds live-example.js itself, only where it can run.
         scripts.append(ASSET_URI + "live-example-check.js")
+        # Unfolds the widget's code, kept out of the page until a reader asks (ES2017 too).
+        scripts.append(ASSET_URI + "unfold.js")
     return scripts
 
 
