@@ -105,3 +105,23 @@ def test_a_term_chip_shows_its_short_answer_on_focus_and_on_hover(browser, serve
         tooltip.wait_for(state="hidden", timeout=5000)
     assert probe.errors == [] and probe.other_origin == []
     page.context.close()
+
+
+def test_the_tooltip_stays_in_a_phones_window_and_escape_closes_it(browser, server: StaticServer) -> None:
+    page, probe = open_page(browser, server, "glossary/", viewport={"width": 360, "height": 740})
+    # One tooltip serves every link: nothing is set up per link (no title for Material to mount).
+    assert page.locator(".gl-term[title], .gl-term > a[title]").count() == 0
+    tooltip = page.locator(".md-tooltip2--active")
+    links = page.locator(f"#by-category ~ ul.gl-chips {TERM_LINK}")
+    for chip in (links.first, links.nth(5), links.last):
+        chip.focus()
+        tooltip.wait_for(state="visible", timeout=5000)
+        page.wait_for_timeout(500)  # Material's transition moves it into place
+        box = tooltip.locator(".md-tooltip2__inner").bounding_box()
+        link = chip.bounding_box()
+        assert box and link and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+        assert link["y"] + link["height"] <= box["y"] <= link["y"] + link["height"] + 40, (box, link)
+        page.keyboard.press("Escape")
+        tooltip.wait_for(state="hidden", timeout=5000)
+    assert probe.errors == [] and probe.other_origin == []
+    page.context.close()

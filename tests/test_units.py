@@ -208,7 +208,8 @@ def test_markdown_extension_adds_tooltips_embeds_and_line_numbers(tmp_path: Path
 
         [[live-example: missing]]
         """))
-    assert 'title="ONNX Runtime in one sentence."' in html
+    assert '<span class="gl-term"><a aria-describedby="gl-tip-onnx-runtime"' in html
+    assert '<span id="gl-tip-onnx-runtime">ONNX Runtime in one sentence.</span>' in html
     assert 'class="gl-model-card"' in html and "data-compact" in html
     assert "Missing example model: missing" in html
     assert [str(p) for p in reported if p.level == "warning"] == [

@@ -3,15 +3,16 @@
 Every link to a term, wherever it is made (a page's markdown, a term's mistakes and answers, a
 model page's labels), has the same shape::
 
-    <span class="gl-term" title="SUMMARY"><a href="..." aria-describedby="gl-tip-SLUG">label</a></span>
+    <span class="gl-term"><a href="..." aria-describedby="gl-tip-SLUG">label</a></span>
 
-- ``title`` on the wrapper: mkdocs-material (``content.tooltips``) shows it on hover and on
-  keyboard focus of the link inside; ``assets/term-tips.js`` shows it on a first tap on touch
-  screens. Material strips ``aria-describedby`` from the element it gives a tooltip, which is
-  why the title sits on the wrapper and not on the link.
 - ``aria-describedby`` on the link names a hidden element holding the summary, so screen
   readers announce it with the link. :class:`TipPool` makes those elements, one per term, for
   each page (the Markdown extension appends them, or hands them to the plugin's theme).
+- ``assets/term-tips.js`` shows that same element's words as a tooltip on hover and keyboard
+  focus, and on a first tap on touch screens, with one listener for the whole page. The
+  summary is not repeated in a ``title``: mkdocs-material's ``content.tooltips`` would set up
+  each such element one by one at load, the largest part of its start-up on a page of many
+  term links (the glossary index has 122).
 
 Pure: no MkDocs imports.
 """
@@ -50,14 +51,14 @@ def wrap_links(root: etree.Element, resolve: Callable[[str], Term | None]) -> No
         tail = element.tail
         element.clear()  # children, attributes, text and tail
         element.tag, element.tail = "span", tail
-        element.attrib.update({"class": WRAPPER_CLASS, "title": term.summary})
+        element.attrib.update({"class": WRAPPER_CLASS})
         element.append(link)
 
 
 def link_html(href: str, label: str, term: Term) -> Markup:
     """The same markup as :func:`wrap_links`, for templates (``label`` is text, escaped here)."""
-    return Markup('<span class="{}" title="{}"><a href="{}" aria-describedby="{}">{}</a></span>').format(
-        WRAPPER_CLASS, term.summary, href, TIP_PREFIX + term.slug, label)
+    return Markup('<span class="{}"><a href="{}" aria-describedby="{}">{}</a></span>').format(
+        WRAPPER_CLASS, href, TIP_PREFIX + term.slug, label)
 
 
 class TipPool:
