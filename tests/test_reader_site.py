@@ -176,8 +176,20 @@ def test_the_home_page_is_a_demo_then_a_reading_path_then_the_models(real_site: 
     # The demo's pair: the shipped sample and the answer the build computed, both in the site.
     pair = article[demo:article.index("</div>", demo)]
     sources = re.findall(r'<img src="([^"]+)"', pair)
-    assert [s.rsplit("/", 1)[1] for s in sources] == ["sample.png", "answer.webp"]
+    assert [s.rsplit("/", 1)[1] for s in sources] == ["sample.preview.webp", "answer.webp"]
     assert all((real_site.site / s).is_file() for s in sources)
+    # The sample is shown as a WebP made from the shipped picture: the same picture, the same
+    # size, a fraction of the bytes (the page's largest picture, which a phone waits for).
+    from PIL import Image, ImageChops
+
+    shipped = REPO / "models" / DEMO / "sample.png"
+    with Image.open(real_site.site / sources[0]) as shown, Image.open(shipped) as original:
+        assert shown.size == original.size
+        difference = ImageChops.difference(shown.convert("RGB"), original.convert("RGB"))
+        assert max(high for _, high in difference.getextrema()) < 96  # lossy, not another picture
+        histogram = difference.convert("L").histogram()
+        assert sum(level * count for level, count in enumerate(histogram)) / sum(histogram) < 4
+    assert (real_site.site / sources[0]).stat().st_size < shipped.stat().st_size / 3
     assert 'alt="Its answer: the photo with its background removed' in pair
     # The reading path links the core terms in order; every term link has its short answer.
     steps = article[path:models]
@@ -191,6 +203,14 @@ def test_the_home_page_is_a_demo_then_a_reading_path_then_the_models(real_site: 
     assert sorted(re.findall(r'<p class="gl-model-name"><a href="models/([^/]+)/"', cards)) == examples
     thumbs = re.findall(r'<img class="gl-answer-thumb" src="([^"]+)"', cards)
     assert len(thumbs) == len(examples) and all((real_site.site / t).is_file() for t in thumbs)
+    # Each is square, as its box is: an answer of another shape is centred on a square, not
+    # stretched into it (edges' 3:2 picture, text-detection's page).
+    from PIL import Image
+
+    for thumb in thumbs:
+        if not thumb.endswith(".svg"):
+            with Image.open(real_site.site / thumb) as picture:
+                assert picture.width == picture.height, (thumb, picture.size)
 
 
 @pytest.mark.browser

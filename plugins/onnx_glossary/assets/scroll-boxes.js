@@ -14,9 +14,34 @@
     if (box.parentElement) box.parentElement.dataset.more = more.join(" ");
     if (max > 1 && !box.hasAttribute("tabindex")) box.tabIndex = 0;
   };
-  // It observes only the boxes below, which are HTML elements.
-  const resized = new ResizeObserver((entries) => entries.forEach((e) => update(/** @type {HTMLElement} */ (e.target))));
+  /** @param {HTMLElement} code */
+  const focusable = (code) => {
+    if (!code.hasAttribute("tabindex") && code.scrollWidth > code.clientWidth) code.tabIndex = 0;
+  };
+  const ready = () => { document.documentElement.dataset.glScrollBoxes = "ready"; };
+  // Every measurement happens in the observer's callback, which the browser calls right after
+  // a layout it did anyway (once for each element it starts observing, then on each resize):
+  // reading sizes there costs nothing, where reading them while the page loads would force a
+  // layout of its own. It observes only the boxes and code blocks below: HTML elements.
+  const resized = new ResizeObserver((entries) => {
+    for (const entry of entries) {
+      const element = /** @type {HTMLElement} */ (entry.target);
+      if (element.matches(BOXES)) update(element);
+      else focusable(element);
+    }
+    ready();
+  });
+  /** @type {WeakSet<Element>} */
+  const observed = new WeakSet();
+  /** @param {HTMLElement} element */
+  const observe = (element) => {
+    if (observed.has(element)) return false;
+    observed.add(element);
+    resized.observe(element);
+    return true;
+  };
   const setUp = () => {
+    let added = false;
     /** @type {NodeListOf<HTMLElement>} */
     const boxes = document.querySelectorAll(BOXES);
     for (const box of boxes) {
@@ -29,17 +54,14 @@
         box.replaceWith(frame);
         frame.append(box);
         box.addEventListener("scroll", () => update(box), { passive: true });
-        resized.observe(box);
       }
-      update(box);
+      added = observe(box) || added;
     }
     // Code blocks that scroll: Material makes most focusable, this catches the rest.
     /** @type {NodeListOf<HTMLElement>} */
     const codes = document.querySelectorAll(".md-typeset pre > code:not([tabindex])");
-    for (const code of codes) {
-      if (code.scrollWidth > code.clientWidth) code.tabIndex = 0;
-    }
-    document.documentElement.dataset.glScrollBoxes = "ready";
+    for (const code of codes) added = observe(code) || added;
+    if (!added) ready(); // nothing new to measure
   };
   // Material wraps tables and draws diagrams after load: look again when the article gains a
   // box. Only then: a live example rewrites its text many times a Run, and measuring every box

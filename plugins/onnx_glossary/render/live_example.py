@@ -25,6 +25,7 @@ from ..models.element_types import BY_NAME
 from ..models.example_spec import DEFAULT_MAX_SIDE, tolerance
 from ..render.environment import environment, shape_text
 from .sweep import sweep_spec
+from .thumbnails import preview_name
 
 #: Inputs with at most this many elements are written into the snippet; larger ones are read
 #: from reference.json next to the model (a page of numbers helps nobody).
@@ -344,6 +345,7 @@ def widget_context(
         and {
             "input": str(image["input"]),
             "url": base + str(image["src"]),
+            "preview": base + preview_name(str(image["src"])),
             "width": int(image["width"]),
             "height": int(image["height"]),
         },

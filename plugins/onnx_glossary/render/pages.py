@@ -51,7 +51,7 @@ from ..render.environment import (
 from ..render.live_example import render_live_example, render_snippet_js, wasm_only
 from ..render.termlinks import TermLinker, link_html
 from .figures import figure_html, text_with_figures
-from .thumbnails import Thumbnail, answer_thumbnail
+from .thumbnails import Thumbnail, answer_thumbnail, picture_preview, preview_name
 
 GLOSSARY_INDEX_URI = f"{GLOSSARY_URI}/index.md"
 MODELS_INDEX_URI = f"{MODELS_URI}/index.md"
@@ -253,6 +253,8 @@ class Pages:
                 files.append((folder + "example.mjs", render_snippet_js(entry.facts, entry.reference)))
             if entry.picture is not None:
                 files.append((folder + entry.picture.name, entry.picture))
+                files.append((folder + preview_name(entry.picture.name),
+                              picture_preview(entry.picture.read_bytes())))
             if entry.pipeline_json is not None:
                 files.append((folder + PIPELINE_FILE, entry.pipeline_json))
         return ModelPages(tuple(pages), tuple(files), term_links)
@@ -303,7 +305,7 @@ class Pages:
         the reader can run it here or on an input of their own."""
         answer = self.thumbnails(catalog).get(entry.name)
         folder = f"{MODELS_URI}/{entry.name}/"
-        sample = (self.urls.between(from_uri, folder + entry.picture.name)
+        sample = (self.urls.between(from_uri, folder + preview_name(entry.picture.name))
                   if entry.picture is not None else None)
         widget = self._widget(entry, from_uri, compact=True) if self.live and entry.live else None
         return self._render("demo.html.jinja", entry=entry, page_url=page, widget=widget,
@@ -340,6 +342,7 @@ class Pages:
         between = self.urls.between
         picture = reference["picture"]
         first = catalog.models[picture["model"]]
+        folder = f"{MODELS_URI}/{first.name}"
         max_side = int(((first.reference or {}).get("input") or {}).get("max_side", DEFAULT_MAX_SIDE))
         return self._render(
             "pipeline.html.jinja", dom_id="pipeline-" + entry.name, summary=entry.pipeline.summary
@@ -348,7 +351,8 @@ class Pages:
                     "url": between(from_uri, f"{MODELS_URI}/{m.name}/{MODEL_FILE}"),
                     "page": between(from_uri, m.page_uri)} for m in models],
             pipeline_url=between(from_uri, f"{MODELS_URI}/{entry.name}/{PIPELINE_FILE}"),
-            picture={"url": between(from_uri, f"{MODELS_URI}/{first.name}/{picture['src']}"),
+            picture={"url": between(from_uri, f"{folder}/{picture['src']}"),
+                     "preview": between(from_uri, f"{folder}/{preview_name(picture['src'])}"),
                      "width": picture["width"], "height": picture["height"]},
             runtime_files={backend: bundle.wasm for backend, bundle in BUNDLES.items()},
             download_sizes={"model": sum(m.facts.file_size for m in models),
