@@ -37,7 +37,8 @@ def made_up_figures() -> dict[str, dict]:
     """What each script records for one run, from invented measurements."""
     p1 = {n: {"plain": 10.0, "plugin": 12.0, "plain_cpu": 10.0, "plugin_cpu": 12.2} for n in (20, 1000)}
     errors = {"working": 14.0, "broken": 13.0, "working_cpu": 14.0, "broken_cpu": 13.3}
-    live = {"cold": 0.3, "article": 0.66, "return": 0.13, "third": 0.12, "kept": 0.12}
+    live = {"cold": 0.3, "article": 0.66, "return": 0.15, "same-process": 0.13, "third": 0.12,
+            "kept": 0.12}
     capture = {"cold": 0.31, "cold-bare": 0.3}
     return {**bench_build.build_figures(1000, p1, errors),
             **bench_live.live_figures(live, 31.2, 31.0, "text-detection", 0.01, 0.047),
@@ -48,13 +49,15 @@ def test_a_run_is_appended_after_the_others_and_its_figures_become_the_newest(tm
     copy = tmp_path / "benchmarks.json"
     copy.write_text(DATA.read_text(encoding="utf-8"), encoding="utf-8")
     before = validate(copy)
-    when = dt.datetime(2026, 12, 4, 9, 30, tzinfo=dt.UTC)
+    # A day after the newest run in the file, at 09:30: whatever `make bench` recorded last.
+    newest = max(dt.date.fromisoformat(run["date"][:10]) for run in before["runs"])
+    when = dt.datetime.combine(newest + dt.timedelta(days=1), dt.time(9, 30), tzinfo=dt.UTC)
     record = bench_record.append_run(made_up_figures(), path=copy, command="make bench",
                                      run_machine="2-core test machine", when=when,
                                      run_versions={"python": "3.11.7"})
     after = validate(copy)
     assert after["runs"][:-1] == before["runs"] and after["page"] == before["page"]
-    assert after["runs"][-1] == record and record["date"] == "2026-12-04T09:30:00Z"
+    assert after["runs"][-1] == record and record["date"] == when.strftime("%Y-%m-%dT%H:%M:%SZ")
     assert record["machine"] == "2-core test machine" and record["command"] == "make bench"
     figures, problems = load_figures(copy, "benchmarks.json")
     assert problems == []

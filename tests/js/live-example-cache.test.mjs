@@ -72,6 +72,28 @@ describe("prepareWasm", () => {
     assert.deepEqual(progress.at(-1), [8, 8]);
   });
 
+  test("a .wasm in the persistent cache is compiled from the stored response, not copied", async () => {
+    /** @type {string[]} */
+    const asked = [];
+    globalThis.fetch = async (input) => { asked.push(String(input)); return new Response(""); };
+    const stored = { [URL_ + "?sha256=f00d"]: served([[0, EMPTY_MODULE]], WASM) };
+    // The Cache API as the widget uses it here: one cache, one stored response.
+    const store = { match: async (/** @type {string} */ key) => stored[key] };
+    Object.assign(globalThis, { caches: { open: async () => store } });
+    try {
+      /** @type {Array<[number | string, number?]>} */
+      const progress = [];
+      const kept = { dataset: { cache: JSON.stringify({ wasm: { wasm: "f00d" } }) } };
+      const prepared = await prepareWasm(kept, URL_, "wasm", (...report) => progress.push(report));
+      assert.equal(prepared.binary, null);
+      assert.ok((await prepared.compiled) instanceof WebAssembly.Module);
+      assert.deepEqual(progress, [["from this site's cache"]]);
+      assert.deepEqual(asked, []);
+    } finally {
+      Reflect.deleteProperty(globalThis, "caches");
+    }
+  });
+
   test("a missing runtime is a readable error before anything starts", async () => {
     globalThis.fetch = async () => new Response("", { status: 404, statusText: "Not Found" });
     await assert.rejects(prepareWasm(root, URL_, "wasm", () => {}), {

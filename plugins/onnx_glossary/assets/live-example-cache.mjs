@@ -17,8 +17,9 @@
  *
  * The persistent cache (plugin option persistent_cache) is the Cache API, managed here: each
  * file is stored under its URL with the build's content hash (?sha256=...), so a new build is
- * never served stale, and storing a file deletes its entries under other hashes. From there
- * the runtime gets the bytes (env.wasm.wasmBinary).
+ * never served stale, and storing a file deletes its entries under other hashes. A .wasm kept
+ * there is compiled as it is read (compileStreaming of the stored response), like a download;
+ * the visit that first stores it hands the runtime the bytes it downloaded (env.wasm.wasmBinary).
  */
 import * as core from "./live-example-core.mjs";
 import { part, setText } from "./live-example-dom.mjs";
@@ -72,11 +73,11 @@ function digests(root) {
 
 /**
  * Get the runtime's .wasm ready for the runtime to start: resolves, once the file is known to
- * be there, to {url, onProgress, binary, compiled, abort}: the bytes when they came from the
- * persistent cache, else the compilation of its download, under way; or neither when a
- * runtime of this page already started from it. Rejects with a readable error (HTTP 404 ...)
- * before the runtime starts. Pass the result to handOver before creating the session; call
- * abort() if the Run ends before that.
+ * be there, to {url, onProgress, binary, compiled, abort}: the compilation under way of the
+ * copy in the persistent cache or of its download, or the bytes when the persistent cache
+ * just stored them; or neither when a runtime of this page already started from it. Rejects
+ * with a readable error (HTTP 404 ...) before the runtime starts. Pass the result to handOver
+ * before creating the session; call abort() if the Run ends before that.
  * @param {Pick<WidgetRoot, "dataset">} root
  * @param {string} url
  * @param {string} backend
@@ -92,7 +93,14 @@ export async function prepareWasm(root, url, backend, onProgress) {
   }
   const what = "the runtime " + url.split("/").pop();
   const digest = (digests(root) || { wasm: {} }).wasm[backend];
-  if (digest) {
+  const kept = digest ? await keptWasm(url, digest) : undefined;
+  if (kept) {
+    // Compiled as it is read, like a download: the bytes never pass through the page's
+    // JavaScript, and the compilation starts before they are all read.
+    onProgress(FROM_SITE_CACHE);
+    prepared.compiled = WebAssembly.compileStreaming(kept);
+    prepared.compiled.catch(() => {}); // awaited by the runtime, or dropped with the Run
+  } else if (digest) {
     prepared.binary = await keptBytes(url, digest, what, onProgress, "application/wasm");
   } else {
     const controller = new AbortController();
@@ -186,8 +194,9 @@ function countBody(copy, onProgress) {
 
 /**
  * Give the runtime what prepareWasm got, while its session is created: the bytes as
- * env.wasm.wasmBinary, or the module compiled from the download. Emscripten's code (in the
- * ort bundle) fetches the URL and passes the response to WebAssembly.instantiateStreaming:
+ * env.wasm.wasmBinary, or the module compiled from the download or the persistent cache.
+ * Emscripten's code (in the ort bundle) fetches the URL and passes the response to
+ * WebAssembly.instantiateStreaming:
  * both are wrapped until that one request is made, so the fetch gets a stand-in and the
  * instantiation the module, and nothing is downloaded twice. The wrappers go in through
  * `globals`, the page-wide queue's (exclusive, in live-example-queue.mjs): call handOver
@@ -256,6 +265,17 @@ export function fileBytes(root, url, name, what, onProgress) {
   return digest
     ? keptBytes(url, digest, what, onProgress, "application/octet-stream")
     : core.fetchBytes(url, what, onProgress);
+}
+
+/**
+ * The persistent cache's response for this build's .wasm, if it holds one (stored as
+ * application/wasm, which compileStreaming asks for).
+ * @param {string} url
+ * @param {string} digest
+ * @returns {Promise<Response | undefined>}
+ */
+async function keptWasm(url, digest) {
+  return (await caches.open(CACHE_NAME)).match(core.cacheKey(url, digest));
 }
 
 /**
