@@ -19,7 +19,7 @@ class PageFacts:
     widgets: list[dict[str, str | None]] = field(default_factory=list)
     description: str | None = None
     json_ld: list[Any] = field(default_factory=list)
-    scripts: list[tuple[str, str | None]] = field(default_factory=list)
+    scripts: list[tuple[str, str | None, bool]] = field(default_factory=list)  # src, type, defer
     import_map: dict[str, str] | None = None
     outline: list[str] = field(default_factory=list)
 
@@ -47,7 +47,8 @@ class _Parser(HTMLParser):
         if tag == "script":
             src = found.get("src")
             if src and any(part in src for part in PLUGIN_SCRIPT_PATHS):
-                self.facts.scripts.append((self._site_path(src.split("?")[0]), found.get("type")))
+                self.facts.scripts.append((self._site_path(src.split("?")[0]), found.get("type"),
+                                           "defer" in found))
             elif found.get("type") in ("application/ld+json", "importmap"):
                 self._script, self._text = found["type"], []
         if tag in ("h1", "h2", "h3"):

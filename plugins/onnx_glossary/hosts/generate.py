@@ -223,7 +223,9 @@ def _host_config(config: MkDocsConfig, site: Site) -> str:
         "nav": config.nav,
         "extra": extra,
         "extra_css": [*config.extra_css, *site.stylesheets()],
-        "extra_javascript": [_script(s) for s in config.extra_javascript] + site.scripts(),
+        # The plugin's scripts deferred, as the MkDocs plugin adds them (hosts/mkdocs_plugin.py).
+        "extra_javascript": [_script(s) for s in config.extra_javascript]
+        + [{"path": path, "defer": True} for path in site.scripts()],
         "markdown_extensions": extensions,
     }
     header = "# Written by onnx-glossary generate from the site's mkdocs.yml: edit that one.\n"

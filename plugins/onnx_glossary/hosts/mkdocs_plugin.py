@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from jinja2 import Environment
 from mkdocs.config import base
+from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
@@ -99,7 +100,7 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):  # type: ignore[valid-type]
             config.markdown_extensions.append("attr_list")
         config.theme.dirs.insert(1 if config.theme.custom_dir else 0, str(THEME_DIR))
         config.extra_css.extend(self.site.stylesheets())
-        config.extra_javascript.extend(self.site.scripts())
+        config.extra_javascript.extend(_deferred(path) for path in self.site.scripts())
         # `mkdocs serve` types .mjs itself but guesses .wasm from the OS tables, which may
         # lack it: a .wasm sent as anything else is fetched twice, with two console errors.
         mimetypes.add_type("application/wasm", ".wasm")
@@ -229,3 +230,12 @@ def _append_to_toc(page: Page, entry: AnchorLink) -> None:
         items[-1].children.append(entry)
     else:
         items.append(entry)
+
+
+def _deferred(path: str) -> ExtraScriptValue:
+    """One of the plugin's scripts as the page loads it: deferred, so that it waits for neither
+    the download nor the run of any of them before it first paints (each runs after the
+    document is parsed, in order, after Material's own bundle)."""
+    script = ExtraScriptValue(path)
+    script.defer = True
+    return script
