@@ -15,6 +15,16 @@ const RUNS = Number(query.get("runs") || 300);
 const SESSIONS = Number(query.get("sessions") || 1);
 const NAME = query.get("model") || "text-detection";
 const MODEL = `../models/${NAME}/model.onnx`;
+const WASM = "../assets/ort/ort-wasm-simd-threaded.wasm";
+// The widget's ways, each on its own: "handover=1" compiles the .wasm with compileStreaming and
+// gives the runtime that module (WebAssembly.instantiate(module, imports)), as
+// live-example-cache.mjs does; "verbose=1" creates the session with logSeverityLevel 0 and a
+// logId, its lines dropped by a console tap, as live-example-capture.mjs does.
+const HANDOVER = query.get("handover") === "1";
+const VERBOSE = query.get("verbose") === "1";
+// "seconds=3": after `runs` runs, go on running for that long, as the widget's timing runs do
+// (thousands of runs of a small model, dozens of a large one).
+const SECONDS = Number(query.get("seconds") || 0);
 const REFERENCE = `../models/${NAME}/reference.json`;
 
 /** The typed array of each element type reference.json holds. */
@@ -49,25 +59,57 @@ function excess(outputs, reference) {
   return worst;
 }
 
+let handedOver = false;
+
+/** The widget's hand-over of the .wasm: compiled from its own download, without the imports. */
+function handOver() {
+  const compiled = WebAssembly.compileStreaming(fetch(WASM));
+  const original = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    WebAssembly.instantiateStreaming = original;
+    handedOver = true;
+    const module = await compiled;
+    return { module, instance: await WebAssembly.instantiate(module, imports) };
+  };
+}
+
+/** The widget's console taps: a verbose session's lines below errors are dropped. */
+function tapConsole() {
+  for (const level of ["log", "error"]) {
+    const original = console[level];
+    console[level] = function (...args) {
+      const text = typeof args[0] === "string" ? args[0] : "";
+      if (/^\[[VIW]:onnxruntime:repro-/.test(text)) return;
+      original.apply(this, args);
+    };
+  }
+}
+
 async function main() {
   ort.env.wasm.numThreads = 1; // as on a page without COOP/COEP
+  if (HANDOVER) handOver();
+  if (VERBOSE) tapConsole();
   const reference = await (await fetch(REFERENCE)).json();
   const feeds = Object.fromEntries(reference.inputs.map((input) => [input.name, tensor(input)]));
   const result = {
     model: NAME, runs: 0, errors: [], worst: 0, firstBad: null, msPerRun: {},
+    handover: HANDOVER, verbose: VERBOSE,
     engine: navigator.userAgent,
   };
   for (let s = 0; s < SESSIONS; s++) {
     const session = await ort.InferenceSession.create(MODEL, {
       executionProviders: ["wasm"], logSeverityLevel: 3,
       freeDimensionOverrides: reference.dims,
+      ...(VERBOSE ? { logSeverityLevel: 0, logId: `repro-${s}` } : {}),
     });
-    for (let i = 0; i < RUNS; i++) {
+    let end = 0;
+    for (let i = 0; i < RUNS || performance.now() < end; i++) {
+      if (i === RUNS - 1 && SECONDS) end = performance.now() + SECONDS * 1000;
       const started = performance.now();
       try {
         const outputs = await session.run(feeds);
         // How the run time falls as the engine's JIT tiers compile the hot functions.
-        if (s === 0 && (i < 3 || i % 25 === 0)) result.msPerRun[i] = Math.round(performance.now() - started);
+        if (s === 0 && (i < 3 || (i % 25 === 0 && i <= 100) || i % 1000 === 0)) result.msPerRun[i] = Math.round(performance.now() - started);
         const worst = excess(outputs, reference);
         result.worst = Math.max(result.worst, worst);
         if (worst > 0 && result.firstBad === null) result.firstBad = { session: s, run: i, worst };
@@ -80,6 +122,7 @@ async function main() {
     }
     await session.release();
   }
+  result.handedOver = handedOver;
   log(JSON.stringify(result));
   document.body.dataset.result = JSON.stringify(result);
 }

@@ -41,6 +41,7 @@ def main() -> int:
     parser.add_argument("--model", default=TARGET)
     parser.add_argument("--rotate", action="store_true")
     parser.add_argument("--minutes", type=float, default=None)
+    parser.add_argument("--query", default="", help="more of the page's query: handover=1&verbose=1")
     args = parser.parse_args()
     files = {f"/repo/__repro__/{name}": (HERE / name).read_bytes() for name in ("index.html", "repro.mjs")}
     plan = [name for _ in range(args.pages) for name in (rotation(args.site) if args.rotate else [args.model])]
@@ -54,7 +55,8 @@ def main() -> int:
                 print(f"stopped after {args.minutes} minutes", flush=True)
                 break
             started = time.monotonic()
-            engine.open(f"{server.url}__repro__/index.html?model={name}&runs={args.runs}&sessions={args.sessions}")
+            engine.open(f"{server.url}__repro__/index.html?model={name}&runs={args.runs}&sessions={args.sessions}"
+                        + (f"&{args.query}" if args.query else ""))
             result = json.loads(engine.wait_until("document.body.dataset.result", timeout=900))
             bad = bool(result.get("errors") or result.get("fatal") or result.get("firstBad"))
             opened[name] = opened.get(name, 0) + 1
