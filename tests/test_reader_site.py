@@ -225,7 +225,7 @@ def test_the_home_pages_first_phone_screen_shows_the_site_and_its_demo_and_loads
     page.wait_for_load_state("networkidle")
     seen = {}
     for name, selector in (("title", "article h1"), ("sentence", "article .gl-home-lead"),
-                           ("sample", ".gl-demo__pair img[src$='sample.png']"),
+                           ("sample", ".gl-demo__pair img[src$='sample.preview.webp']"),
                            ("answer", ".gl-demo__pair img[src$='answer.webp']"),
                            ("run", f'[data-gl-demo="{DEMO}"] button[data-action="run"]'),
                            ("own input", f'[data-gl-demo="{DEMO}"] input[type="file"]')):
