@@ -20,6 +20,7 @@ from .sitebuild import REPO
 sys.path.insert(0, str(REPO / "scripts"))
 
 import bench_build
+import bench_lighthouse
 import bench_live
 import bench_record
 
@@ -40,7 +41,12 @@ def made_up_figures() -> dict[str, dict]:
     live = {"cold": 0.3, "article": 0.66, "return": 0.15, "same-process": 0.13, "third": 0.12,
             "kept": 0.12}
     capture = {"cold": 0.31, "cold-bare": 0.3}
+    audit = bench_lighthouse.Audit(97, 100, 100, 100, 1200.0, 1400.0, 120.0, 300_000.0)
+    pages = [bench_lighthouse.PageType(key, key, "") for key in (
+        "home", "glossary-index", "term-diagram", "term-plain", "models-index", "digits",
+        "heaviest-model", "operators", "not-found")]
     return {**bench_build.build_figures(1000, p1, errors),
+            **bench_lighthouse.figures(pages, audit, {page.key: audit for page in pages}),
             **bench_live.live_figures(live, 31.2, 31.0, "text-detection", 0.01, 0.047),
             **bench_live.capture_figures(capture, (31.5, 31.0, 0), (5.2, 5.0, 22), "text-detection")}
 
