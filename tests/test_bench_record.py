@@ -36,7 +36,8 @@ def validate(path: Path) -> dict:
 
 def made_up_figures() -> dict[str, dict]:
     """What each script records for one run, from invented measurements."""
-    p1 = {n: {"plain": 10.0, "plugin": 12.0, "plain_cpu": 10.0, "plugin_cpu": 12.2} for n in (20, 1000)}
+    p1 = {n: {"plain": 10.0, "plugin": 12.0, "plain_cpu": 10.0, "plugin_cpu": 12.2, "hand": 9.0,
+              "hand_cpu": 8.8} for n in (20, 1000)}
     errors = {"working": 14.0, "broken": 13.0, "working_cpu": 14.0, "broken_cpu": 13.3}
     live = {"cold": 0.3, "article": 0.66, "return": 0.15, "same-process": 0.13, "third": 0.12,
             "kept": 0.12}

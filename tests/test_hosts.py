@@ -218,3 +218,44 @@ def test_every_embed_renders_alone_as_under_the_plugin(real_site: Built, tmp_pat
             _site_paths(w, page) for w in built[page].widgets], uri
         found += len(alone)
     assert found >= 5
+
+
+FINAL_HTML_CASES = {
+    "nested blocks": '# T\n\n<div class="a">\n<div class="b">\n<p>x &amp; y</p>\n</div>\n</div>\n\nText.\n',
+    "a blank line inside": "<div>\n<p>one</p>\n\n<p>two</p>\n</div>\n\n## Next\n",
+    "lists in lists": "<ul>\n<li>a<ul><li>b</li></ul></li>\n</ul>\n\n- item\n",
+    "a comment inside": "<div>\n<!-- <div> -->\n</div>\n\nAfter.\n",
+    "code inside": "<div>\n<pre><code>&lt;div&gt;\n\n</code></pre>\n</div>\n\nAfter.\n",
+    "text after the end tag": "<div>\n<p>a</p>\n</div> tail *b*\n\nAfter.\n",
+    "two blocks on one line": "<p>a</p><p>b</p>\n\nAfter.\n",
+    "no blank line before": "Para\n<div>\n<p>a</p>\n</div>\n\nAfter.\n",
+    "no blank line after": "<div>\n<p>a</p>\n</div>\nAfter.\n",
+    "the last line": "Before.\n\n<section>\n<p>a</p>\n</section>",
+    "an id inside": '<div>\n<p id="x">a</p>\n</div>\n\n[to x](#x)\n',
+    "markdown inside": '<div markdown="1">\n*a*\n</div>\n\nAfter.\n',
+    "an inline element": '<span class="x">a</span>\n\nAfter.\n',
+    "trailing spaces": "<div>\n<p>a</p>\n</div>  \n\nAfter.\n",
+    "indented": "- item\n\n    <div>\n    <p>a</p>\n    </div>\n\nAfter.\n",
+}
+
+
+@pytest.mark.parametrize("case", FINAL_HTML_CASES)
+def test_a_generated_pages_html_blocks_skip_the_html_parser_and_convert_alike(case: str) -> None:
+    """The glossary's own pages hand their top-level HTML blocks to Markdown's store as they
+    are (markdown_ext._FinalHtml); the page converts to the same HTML as when Markdown's HTML
+    parser reads them, and blocks it could read otherwise are left to it."""
+    def convert(generated: bool) -> str:
+        context = markdown_ext.PageContext(generated=generated)
+        md = markdown.Markdown(extensions=["md_in_html", "attr_list", "toc", "tables",
+                                           markdown_ext.GlossaryExtension(context)])
+        return md.convert(FINAL_HTML_CASES[case])
+
+    assert convert(True) == convert(False)
+
+
+def test_only_plain_final_blocks_are_stored_as_they_are() -> None:
+    md = markdown.Markdown(extensions=["md_in_html"])
+    lines = FINAL_HTML_CASES["nested blocks"].split("\n")
+    assert markdown_ext._final_block(lines, 2, md) == 6
+    assert markdown_ext._final_block(FINAL_HTML_CASES["a comment inside"].split("\n"), 0, md) is None
+    assert markdown_ext._final_block(FINAL_HTML_CASES["two blocks on one line"].split("\n"), 0, md) is None

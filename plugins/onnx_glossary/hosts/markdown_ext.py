@@ -67,14 +67,18 @@ class PageContext:
     # kept in ``page_tips``, outside the content search reads) or they end the content.
     tips_outside: bool = False
     page_tips: str = ""
+    # Whether the page is one the glossary generated: its top-level HTML blocks are final.
+    generated: bool = False
 
     def begin_page(self, src_uri: str, markdown: str, *, file_text: str | None = None,
-                   shown: str | None = None) -> None:
+                   shown: str | None = None, generated: bool = False) -> None:
         """Set the page about to be converted. ``file_text`` is the text of the file a
         contributor edits (with its front matter), ``shown`` its path in messages; line
-        numbers of problems then point into that file."""
+        numbers of problems then point into that file. ``generated``: the glossary made the
+        page's markdown (:class:`_FinalHtml`)."""
         self.current_uri = src_uri
         self.page_tips = ""
+        self.generated = generated
         term = self.site.term_page(src_uri) if self.site else None
         if term is not None:
             self.current_path = term.path
@@ -232,6 +236,65 @@ class _Diagrams(markdown.preprocessors.Preprocessor):
         return out + lines[done:]
 
 
+#: A tag that starts a line, and the parts of an HTML block that Markdown reads otherwise than
+#: a tag count does (comments, raw text, markdown inside) or that a link may point to (ids).
+_LINE_TAG = re.compile(r"<([a-z][a-z0-9]*)[\s>]")
+_NOT_PLAIN = re.compile(r"<!--|<!\[CDATA\[|<(?:script|style|pre|textarea)[\s>]|\s(?:markdown|id|name)=")
+
+
+def _final_block(lines: list[str], start: int, md: markdown.Markdown) -> int | None:
+    """The last line of the HTML block that starts at ``lines[start]`` when Markdown would keep
+    it as one raw block, unchanged: a block-level element opened at the start of the line
+    after a blank one, closed at the very end of a line before a blank one, with no comment, raw
+    text element, markdown attribute or id inside. None for anything else."""
+    found = _LINE_TAG.match(lines[start])
+    if found is None or (start and lines[start - 1].strip()) or not md.is_block_level(found[1]):
+        return None
+    tag = found[1]
+    tokens = re.compile(rf"<(/?){tag}[\s>]")
+    depth = 0
+    for end in range(start, len(lines)):
+        line = lines[end]
+        if _NOT_PLAIN.search(line):
+            return None
+        for token in tokens.finditer(line):
+            depth += -1 if token[1] else 1
+            if depth == 0:
+                closed = token.end() == len(line) and line.endswith(">")
+                blank_after = end + 1 < len(lines) and not lines[end + 1].strip(" ")
+                return end if closed and blank_after else None
+    return None
+
+
+class _FinalHtml(markdown.preprocessors.Preprocessor):
+    """A generated page's top-level HTML blocks go into Markdown's store as they are.
+
+    The glossary rendered them itself, and Markdown would store each unchanged: reading them
+    with its HTML parser (and MkDocs again, for anchors, which no such block holds) only costs
+    time, much of a big glossary's build. Blocks Markdown could read otherwise are left to
+    it."""
+
+    def __init__(self, md: markdown.Markdown, context: PageContext) -> None:
+        super().__init__(md)
+        self.context = context
+
+    def run(self, lines: list[str]) -> list[str]:
+        if not self.context.generated:
+            return lines
+        out: list[str] = []
+        at = 0
+        while at < len(lines):
+            end = _final_block(lines, at, self.md) if lines[at].startswith("<") else None
+            if end is None:
+                out.append(lines[at])
+                at += 1
+                continue
+            # With the line break Markdown keeps after a block that a blank line follows.
+            out.append(self.md.htmlStash.store("\n".join(lines[at:end + 1]) + "\n"))
+            at = end + 1
+        return out
+
+
 class _KeepSource(markdown.preprocessors.Preprocessor):
     def __init__(self, md: markdown.Markdown, context: PageContext) -> None:
         super().__init__(md)
@@ -307,6 +370,9 @@ class GlossaryExtension(markdown.Extension):
         md.preprocessors.register(_KeepSource(md, self.context), "onnx_glossary_source", 1000)
         # After whitespace is normalised (30), before any fenced-code extension (25) sees it.
         md.preprocessors.register(_Diagrams(md, self.context), "onnx_glossary_diagrams", 29)
+        # After fenced code (25), before MkDocs reads raw HTML for anchors (21) and Markdown
+        # stores raw HTML blocks (20).
+        md.preprocessors.register(_FinalHtml(md, self.context), "onnx_glossary_final_html", 22)
         # After raw HTML (30) is back in place: template-made links count too.
         md.postprocessors.register(_TipPool(md, self.context), "onnx_glossary_tip_pool", 5)
 

@@ -65,6 +65,7 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):  # type: ignore[valid-type]
         self.analysis_cache = AnalysisCache(None)
         self.root = Path.cwd()
         self.existing: dict[str, File] = {}
+        self.generated: set[str] = set()  # the files the plugin adds, by source path
         self.term_pages: dict[str, Page] = {}
         self.serving = False
         self._told_serve = False
@@ -112,6 +113,7 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):  # type: ignore[valid-type]
         site = self._site()
         # Files.append invalidates its lookup table: index the sources once, not per page.
         self.existing = {file.src_uri: file for file in files}
+        self.generated = set()
         hand_written = {f.src_uri: f.content_string for f in files.documentation_pages()
                         if not f.generated_by}
         try:
@@ -137,7 +139,8 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):  # type: ignore[valid-type]
         source = None if page.file.generated_by else page.file.abs_src_path
         self.context.begin_page(uri, markdown,
                                 file_text=page.file.content_string if source else None,
-                                shown=shown_path(source, self.root) if source else None)
+                                shown=shown_path(source, self.root) if source else None,
+                                generated=uri in self.generated)
         return markdown
 
     def on_page_content(self, html: str, /, *, page: Page, config: MkDocsConfig,
@@ -213,6 +216,7 @@ class GlossaryPlugin(BasePlugin[GlossaryConfig]):  # type: ignore[valid-type]
                 os.path.relpath(generated.edit, config.docs_dir)).replace(os.sep, "/")
         files.append(file)
         self.existing[src_uri] = file
+        self.generated.add(src_uri)
 
     def _report(self, problem: Problem) -> None:
         if problem.level == "debug":
