@@ -5,29 +5,47 @@
 // keyboard. Runs on every page Material swaps in (navigation.instant).
 (() => {
   const BOXES = ".md-typeset .gl-table-scroll, .md-typeset .md-typeset__scrollwrap";
-  /** @param {HTMLElement} box */
-  const update = (box) => {
+  /**
+   * What a box shows and hides, read from its layout: which edges hide content, and whether
+   * it scrolls at all.
+   * @param {HTMLElement} box
+   */
+  const measure = (box) => {
     const max = box.scrollWidth - box.clientWidth;
     const more = [];
     if (max > 1 && box.scrollLeft > 1) more.push("left");
     if (max > 1 && box.scrollLeft < max - 1) more.push("right");
-    if (box.parentElement) box.parentElement.dataset.more = more.join(" ");
-    if (max > 1 && !box.hasAttribute("tabindex")) box.tabIndex = 0;
+    return { more: more.join(" "), scrolls: max > 1 };
   };
-  /** @param {HTMLElement} code */
-  const focusable = (code) => {
-    if (!code.hasAttribute("tabindex") && code.scrollWidth > code.clientWidth) code.tabIndex = 0;
+  /**
+   * @param {HTMLElement} box
+   * @param {{more: string, scrolls: boolean}} seen
+   */
+  const apply = (box, seen) => {
+    if (box.parentElement && box.parentElement.dataset.more !== seen.more) {
+      box.parentElement.dataset.more = seen.more;
+    }
+    if (seen.scrolls && !box.hasAttribute("tabindex")) box.tabIndex = 0;
   };
+  /** @param {HTMLElement} box */
+  const update = (box) => apply(box, measure(box));
   const ready = () => { document.documentElement.dataset.glScrollBoxes = "ready"; };
   // Every measurement happens in the observer's callback, which the browser calls right after
-  // a layout it did anyway (once for each element it starts observing, then on each resize):
-  // reading sizes there costs nothing, where reading them while the page loads would force a
-  // layout of its own. It observes only the boxes and code blocks below: HTML elements.
+  // a layout it did anyway (once for each element it starts observing, then on each resize),
+  // and all of them before any change: reading sizes there costs nothing, where reading them
+  // while the page loads, or after changing an attribute, would force a layout of its own. It
+  // observes only the boxes and code blocks below: HTML elements.
   const resized = new ResizeObserver((entries) => {
-    for (const entry of entries) {
+    const seen = entries.map((entry) => {
       const element = /** @type {HTMLElement} */ (entry.target);
-      if (element.matches(BOXES)) update(element);
-      else focusable(element);
+      const box = element.matches(BOXES);
+      const sizes = box ? measure(element)
+        : { more: "", scrolls: element.scrollWidth > element.clientWidth };
+      return { element, box, sizes };
+    });
+    for (const { element, box, sizes } of seen) {
+      if (box) apply(element, sizes);
+      else if (sizes.scrolls && !element.hasAttribute("tabindex")) element.tabIndex = 0;
     }
     ready();
   });
