@@ -18,7 +18,17 @@ import pytest
 
 from .sitebuild import Built
 from .support.browser import ISOLATION_HEADERS, StaticServer
-from .support.engines import ENGINES, ERROR_PROBE, Engine, engine_server, gap, known_bug, missing, start
+from .support.engines import (
+    ENGINES,
+    ERROR_PROBE,
+    Engine,
+    PageHung,
+    engine_server,
+    gap,
+    known_bug,
+    missing,
+    start,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.engines]
 
@@ -112,6 +122,16 @@ def problems_of_run(engine: Engine, name: str, state: dict[str, str], site: Path
     return found
 
 
+def checked_run(engine: Engine, server: StaticServer, name: str,
+                site: Path) -> tuple[dict[str, str], list[str]]:
+    """A model page's Run and what is wrong with it; a page that hung is one such problem."""
+    try:
+        state = run_model(engine, server, name)
+        return state, problems_of_run(engine, name, state, site)
+    except PageHung as hung:
+        return {}, [f"{name}: {hung}"]
+
+
 # Chromium runs every model page in tests/test_browser_live.py (four ways: with and without an
 # adapter, with and without COOP/COEP), so here only the other engines do.
 @pytest.mark.parametrize("engine", [name for name in ENGINES if name != "chromium"], indirect=True)
@@ -120,14 +140,12 @@ def test_every_model_page_runs_and_matches_the_reference(engine: Engine, servers
     assert {"linear", "edges", "text-detection"} <= set(models)
     found = []
     for name in models:
-        state = run_model(engine, servers["plain"], name)
-        problems = problems_of_run(engine, name, state, real_site.site)
+        state, problems = checked_run(engine, servers["plain"], name, real_site.site)
         if problems and known_bug(engine.name, "runtime-errors"):
             # The open bug (KNOWN_BUGS): the reader's way out is to load the page and press Run
             # again, and that must work. A page that fails twice fails the test.
             print(f"{engine.name} {name}: known bug, page loaded again after: {problems}")
-            state = run_model(engine, servers["plain"], name)
-            problems = problems_of_run(engine, name, state, real_site.site)
+            state, problems = checked_run(engine, servers["plain"], name, real_site.site)
         found += problems
         if state.get("threads") != "1":  # no SharedArrayBuffer without COOP/COEP
             found.append(f"{name}: {state.get('threads')} threads on a page that is not isolated")
@@ -201,6 +219,22 @@ def test_errors_are_seen_in_every_engine(engine: Engine, servers) -> None:
         assert time.monotonic() < deadline, engine.errors()
         time.sleep(0.1)
     assert engine.evaluate("typeof window.probeRan") == "undefined"  # the policy blocked it
+
+
+@pytest.mark.parametrize("engine", ["webkitgtk"], indirect=True)
+def test_a_page_that_never_answers_is_ended_and_the_engine_goes_on(engine: Engine, servers,
+                                                                   monkeypatch) -> None:
+    """A WebKit page busy for good would hold the suite forever (WebKitWebDriver waits for its
+    web process): past HUNG_S it is ended, the command fails as PageHung, and the next page
+    opens in the same engine."""
+    import tests.support.engines as engines
+
+    monkeypatch.setattr(engines, "HUNG_S", 5)
+    engine.open(servers["plain"].url)
+    with pytest.raises(PageHung, match="answered nothing for 5 s"):
+        engine.evaluate("(() => { for (;;) {} })()")
+    engine.open(servers["plain"].url + "glossary/")
+    assert engine.evaluate("document.querySelector('article h1').firstChild.textContent") == "Glossary"
 
 
 def test_a_browser_without_what_the_examples_need_is_told_why(wpe: Engine, real_site: Built) -> None:

@@ -102,9 +102,21 @@ KNOWN_BUGS: dict[str, dict[str, str]] = {
                           "included). Taken to be JSC's (a run "
                           "fails in one thread after the same run on the same feeds passed, "
                           "with only JSC's wasm tiers and GC at work in between), not measured: "
-                          "its tiers could not be switched off against a rate",
+                          "its tiers could not be switched off against a rate. Once (a CI run "
+                          "on 4 December 2026) a model page stopped answering instead, its web "
+                          "process at 100 % CPU for 17 minutes: a page that answers nothing for "
+                          "HUNG_S seconds is ended, the engine started again, and the page "
+                          "counts as a failed one (PageHung)",
     },
 }
+
+#: How long a WebKit page may go without answering a command before it counts as hung.
+HUNG_S = 300
+
+
+class PageHung(AssertionError):
+    """The page answered no command for :data:`HUNG_S` seconds; its web process was ended and
+    the engine started again, so it can open the next page."""
 
 
 def known_bug(engine: str, what: str) -> str | None:
@@ -451,13 +463,63 @@ class WebKit(Engine):
         self._driver.find_element("css selector", selector).click()
 
     def evaluate(self, expression: str) -> Any:
-        answer = self._driver.execute_async_script(_EVALUATE.replace("EXPRESSION", expression))
+        # A page busy for good blocks the command forever (WebKitWebDriver waits for its web
+        # process, whatever the script timeout): past HUNG_S, end that process.
+        ended: list[int] = []
+        watchdog = threading.Timer(HUNG_S, lambda: ended.extend(self._end_web_processes()))
+        watchdog.start()
+        try:
+            answer = self._driver.execute_async_script(_EVALUATE.replace("EXPRESSION", expression))
+        except Exception as error:
+            if ended:  # WebKitWebDriver ends the session with its page: start the engine again
+                self._restart()
+                raise PageHung(f"{self.name}: the page answered nothing for {HUNG_S} s "
+                               f"(web process {ended} ended) while evaluating {expression}") from error
+            raise
+        finally:
+            watchdog.cancel()
         if not answer["ok"]:
             raise RuntimeError(f"{self.name}: {expression} failed: {answer['error']}")
         return answer["value"]
 
     def errors(self) -> list[str]:
         return list(self.evaluate(RECORDS))
+
+    def _restart(self) -> None:
+        with contextlib.suppress(Exception):
+            self._driver.quit()
+        self._stop_xvfb()
+        self._driver = self._start(self.name)
+        self._driver.set_script_timeout(240)
+        self._framed = False
+
+    def _end_web_processes(self) -> list[int]:
+        """Kill the web processes under this engine's driver (found through /proc)."""
+        parents: dict[int, int] = {}
+        names: dict[int, str] = {}
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    stat = (entry / "stat").read_text()
+                except OSError:
+                    continue
+                pid = int(entry.name)
+                names[pid] = stat[stat.index("(") + 1:stat.rindex(")")]
+                parents[pid] = int(stat[stat.rindex(")") + 2:].split()[1])
+        root = self._driver.service.process.pid
+
+        def under(pid: int) -> bool:
+            while pid > 1:
+                if pid == root:
+                    return True
+                pid = parents.get(pid, 0)
+            return False
+
+        ended = [pid for pid, name in names.items() if name.startswith("WebKitWebProces") and under(pid)]
+        for pid in ended:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, 9)
+        return ended
 
     def screenshot(self, path: Path, full_page: bool = False) -> None:  # the viewport only
         driver = self._driver
