@@ -433,6 +433,7 @@ def test_widget_is_readable_in_both_palettes(plain, browsers, scheme: str) -> No
         ratio = page.evaluate(CONTRAST, f'{WIDGET} [data-le="{part}"]')
         assert ratio >= 4.5, (scheme, part, ratio)
     page.click(f"{WIDGET} .live-example__code-box > summary")  # the code, unfolded
+    page.wait_for_selector(f"{WIDGET} pre code")  # on the toggle event, a task after the click
     assert page.evaluate(CONTRAST, f"{WIDGET} pre code") >= 4.5
     assert_clean(probe)
     page.context.close()
