@@ -9,6 +9,7 @@ model or example.yml is escaped. Pure: no MkDocs imports.
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 from collections.abc import Mapping, Sequence
@@ -135,6 +136,7 @@ def preview_name(picture_name: str) -> str:
     return picture_name.rsplit(".", 1)[0] + ".preview.webp"
 
 
+@functools.lru_cache(maxsize=32)  # made once per picture, not again at each rebuild (serve)
 def picture_preview(picture: bytes) -> bytes:
     """A sample picture as pages show it (a demo's first picture, a widget's input): WebP at
     quality 85, about a sixth of the PNG's bytes, which a phone on a slow network waits for
