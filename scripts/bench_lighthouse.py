@@ -292,6 +292,9 @@ def lighthouse(url: str, report: Path, *, missing: bool = False) -> Audit:
     command = [str(LIGHTHOUSE), url, "--quiet", "--output=json", f"--output-path={report}",
                f"--only-categories={','.join(CATEGORIES)}",
                f"--chrome-flags={' '.join(CHROMIUM_FLAGS)}",
+               # The full-page screenshot is for the HTML report's viewer: no score or metric
+               # reads it, and it took 1.2 s of each 8.7 s run here.
+               "--disable-full-page-screenshot",
                *(["--ignore-status-code"] if missing else [])]
     done = subprocess.run(command, capture_output=True, text=True, check=False,
                           env={**os.environ, "CHROME_PATH": CHROMIUM}, timeout=600)

@@ -30,8 +30,8 @@ def test_labels_resolve_by_slug_title_or_alias_and_record_the_terms() -> None:
     assert index.find("OPSET_IMPORT") is index.find("opset") is index.by_slug["opset"]
     link = TermLinker(index, "models/m/index.md", SiteUrls(use_directory_urls=False))
     html = str(link("Opset imports", "opset_import", "opset"))
-    assert html == ('<span class="gl-term"><a href="../../glossary/'
-                    'opset.html" aria-describedby="gl-tip-opset">Opset imports</a></span>')
+    assert html == ('<a class="gl-term" href="../../glossary/'
+                    'opset.html" aria-describedby="gl-tip-opset">Opset imports</a>')
     assert str(link("Dynamic <axes>", "dynamic-axes")) == "Dynamic &lt;axes&gt;"  # no term: text
     assert link.used == {"opset"}
 
@@ -76,7 +76,7 @@ def test_model_page_labels_link_to_terms_and_terms_list_the_model(tmp_path: Path
     html = (built.site / "models" / "lin" / "index.html").read_text(encoding="utf-8")
     tips = dict(re.findall(r'<span id="gl-tip-([^"]*)">([^<]*)</span>', html))
     labels = {text: (href, unescape(tips[slug])) for href, slug, text in re.findall(
-        r'<span class="gl-term"><a href="([^"]*)" aria-describedby="gl-tip-([^"]*)">([^<]*)</a></span>',
+        r'<a class="gl-term" href="([^"]*)" aria-describedby="gl-tip-([^"]*)">([^<]*)</a>',
         html)}
     assert labels["Opset imports"] == ("../../glossary/opset.html", 'Operator "set" version.')
     assert labels["Since version"][0] == "../../glossary/opset.html"
@@ -102,5 +102,5 @@ def test_verdict_names_the_runtime_through_its_term(tmp_path: Path) -> None:
     built = build_site(config)
     html = built.page("models/lin")
     verdict = html.split('class="admonition-title"')[1].split("</p>")[0]
-    assert re.search(r'Runs in <span class="gl-term"><a [^>]*href="../../'
-                     r'glossary/onnxruntime-web/"[^>]*>onnxruntime-web [0-9.]+</a></span>', verdict)
+    assert re.search(r'Runs in <a (?=[^>]*class="gl-term")[^>]*href="../../'
+                     r'glossary/onnxruntime-web/"[^>]*>onnxruntime-web [0-9.]+</a>', verdict)

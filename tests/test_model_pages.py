@@ -30,8 +30,8 @@ def real(real_site: Built) -> Built:
 
 
 def cell(html: str, row: str) -> str:
-    # A label may link to its glossary term: <th><span class="gl-term" ...><a ...>label</a></span></th>
-    match = re.search(rf'<th scope="row">(?:<span [^>]*><a [^>]*>)?{re.escape(row)}(?:</a></span>)?</th>'
+    # A label may link to its glossary term: <th><a class="gl-term" ...>label</a></th>
+    match = re.search(rf'<th scope="row">(?:<a [^>]*>)?{re.escape(row)}(?:</a>)?</th>'
                       r'<td>(.*?)</td>', html, re.S)
     assert match, f"no row {row!r}"
     return re.sub(r"<[^>]+>", "", match.group(1))

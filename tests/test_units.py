@@ -4,6 +4,7 @@ element types and the model-facts serialisation. No site build, no browser."""
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from pathlib import Path
 
@@ -208,7 +209,7 @@ def test_markdown_extension_adds_tooltips_embeds_and_line_numbers(tmp_path: Path
 
         [[live-example: missing]]
         """))
-    assert '<span class="gl-term"><a aria-describedby="gl-tip-onnx-runtime"' in html
+    assert re.search(r'<a (?=[^>]*class="gl-term")[^>]*aria-describedby="gl-tip-onnx-runtime"', html)
     assert '<span id="gl-tip-onnx-runtime">ONNX Runtime in one sentence.</span>' in html
     assert 'class="gl-model-card"' in html and "data-compact" in html
     assert "Missing example model: missing" in html

@@ -1,5 +1,5 @@
 // @ts-check
-// Term links are <span class="gl-term"><a aria-describedby="gl-tip-slug">, and the element
+// Term links are <a class="gl-term" aria-describedby="gl-tip-slug">, and the element
 // gl-tip-slug (hidden, in the page's tip pool) holds the term's short answer: screen readers
 // announce it with the link. This script shows the same words as a tooltip, in
 // mkdocs-material's tooltip style, on hover and on keyboard focus. Touch screens have no
@@ -11,7 +11,7 @@
 // (Material's own content.tooltips sets up each [title] element one by one, which on the
 // glossary index, with 122 term links, took most of its start-up script time.)
 (() => {
-  const LINK = ".gl-term > a[aria-describedby]";
+  const LINK = "a.gl-term[aria-describedby]";
   let touch = false;
   /** @type {HTMLAnchorElement | null} */
   let tapped = null; // the link a first tap focused

@@ -3,7 +3,7 @@
 Every link to a term, wherever it is made (a page's markdown, a term's mistakes and answers, a
 model page's labels), has the same shape::
 
-    <span class="gl-term"><a href="..." aria-describedby="gl-tip-SLUG">label</a></span>
+    <a class="gl-term" href="..." aria-describedby="gl-tip-SLUG">label</a>
 
 - ``aria-describedby`` on the link names a hidden element holding the summary, so screen
   readers announce it with the link. :class:`TipPool` makes those elements, one per term, for
@@ -30,29 +30,23 @@ from ..common.urls import SiteUrls
 from ..glossary.index import GlossaryIndex, Term
 
 TIP_PREFIX = "gl-tip-"
-WRAPPER_CLASS = "gl-term"
+# On the link itself: a wrapping <span> (the place mkdocs-material's tooltips wanted a title)
+# was a sixth of a term page's elements, each parsed again by Material's search at build time.
+LINK_CLASS = "gl-term"
 _TIP_REF_RE = re.compile(r'aria-describedby="' + TIP_PREFIX + r'([a-z0-9-]+)"')
 
 
 def wrap_links(root: etree.Element, resolve: Callable[[str], Term | None]) -> None:
-    """Give every ``<a>`` under ``root`` that ``resolve`` maps to a term its tooltip markup.
-
-    A link that already has a ``title`` (the author wrote one) is left alone. The element of
-    the link becomes the wrapper and a new ``<a>`` inside it takes over the link, so nothing
-    needs the link's parent (ElementTree has no parent pointers; finding them walks the page).
-    """
-    for element in [a for a in root.iter("a") if a.get("href") and "title" not in a.attrib]:
-        term = resolve(element.get("href", ""))
+    """Give every ``<a>`` under ``root`` that ``resolve`` maps to a term its tooltip markup,
+    in place. A link that already has a ``title`` (the author wrote one) is left alone."""
+    for link in root.iter("a"):
+        if not link.get("href") or "title" in link.attrib:
+            continue
+        term = resolve(link.get("href", ""))
         if term is None:
             continue
-        link = etree.Element("a", {**element.attrib, "aria-describedby": TIP_PREFIX + term.slug})
-        link.text = element.text
-        link.extend(element)
-        tail = element.tail
-        element.clear()  # children, attributes, text and tail
-        element.tag, element.tail = "span", tail
-        element.attrib.update({"class": WRAPPER_CLASS})
-        element.append(link)
+        link.set("class", f"{link.get('class', '')} {LINK_CLASS}".strip())
+        link.set("aria-describedby", TIP_PREFIX + term.slug)
 
 
 def link_html(href: str, label: str, term: Term) -> Markup:
@@ -61,8 +55,8 @@ def link_html(href: str, label: str, term: Term) -> Markup:
     Each value is escaped as ``Markup.format`` would (markup stays as it is), without its
     formatter, which costs more than the rest of the call: a big glossary makes tens of
     thousands of these links."""
-    return Markup(f'<span class="{WRAPPER_CLASS}"><a href="{escape(href)}" '
-                  f'aria-describedby="{escape(TIP_PREFIX + term.slug)}">{escape(label)}</a></span>')
+    return Markup(f'<a class="{LINK_CLASS}" href="{escape(href)}" '
+                  f'aria-describedby="{escape(TIP_PREFIX + term.slug)}">{escape(label)}</a>')
 
 
 class TipPool:
