@@ -6,26 +6,27 @@
 (() => {
   const BOXES = ".md-typeset .gl-table-scroll, .md-typeset .md-typeset__scrollwrap";
   /**
-   * What a box shows and hides, read from its layout: which edges hide content, and whether
-   * it scrolls at all.
-   * @param {HTMLElement} box
+   * What an observed element shows and hides, read from its layout: for a box, which edges
+   * hide content (a code block has no frame: null); for both, whether it scrolls at all.
+   * @param {HTMLElement} element
+   * @returns {{more: string | null, scrolls: boolean}}
    */
-  const measure = (box) => {
-    const max = box.scrollWidth - box.clientWidth;
+  const measure = (element) => {
+    const max = element.scrollWidth - element.clientWidth;
+    if (!element.matches(BOXES)) return { more: null, scrolls: max > 0 };
     const more = [];
-    if (max > 1 && box.scrollLeft > 1) more.push("left");
-    if (max > 1 && box.scrollLeft < max - 1) more.push("right");
+    if (max > 1 && element.scrollLeft > 1) more.push("left");
+    if (max > 1 && element.scrollLeft < max - 1) more.push("right");
     return { more: more.join(" "), scrolls: max > 1 };
   };
   /**
-   * @param {HTMLElement} box
-   * @param {{more: string, scrolls: boolean}} seen
+   * @param {HTMLElement} element
+   * @param {{more: string | null, scrolls: boolean}} seen
    */
-  const apply = (box, seen) => {
-    if (box.parentElement && box.parentElement.dataset.more !== seen.more) {
-      box.parentElement.dataset.more = seen.more;
-    }
-    if (seen.scrolls && !box.hasAttribute("tabindex")) box.tabIndex = 0;
+  const apply = (element, seen) => {
+    const frame = element.parentElement;
+    if (seen.more !== null && frame && frame.dataset.more !== seen.more) frame.dataset.more = seen.more;
+    if (seen.scrolls && !element.hasAttribute("tabindex")) element.tabIndex = 0;
   };
   /** @param {HTMLElement} box */
   const update = (box) => apply(box, measure(box));
@@ -38,15 +39,9 @@
   const resized = new ResizeObserver((entries) => {
     const seen = entries.map((entry) => {
       const element = /** @type {HTMLElement} */ (entry.target);
-      const box = element.matches(BOXES);
-      const sizes = box ? measure(element)
-        : { more: "", scrolls: element.scrollWidth > element.clientWidth };
-      return { element, box, sizes };
+      return { element, sizes: measure(element) };
     });
-    for (const { element, box, sizes } of seen) {
-      if (box) apply(element, sizes);
-      else if (sizes.scrolls && !element.hasAttribute("tabindex")) element.tabIndex = 0;
-    }
+    for (const { element, sizes } of seen) apply(element, sizes);
     ready();
   });
   /** @type {WeakSet<Element>} */
