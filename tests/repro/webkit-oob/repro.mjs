@@ -6,7 +6,8 @@
  *
  * Query: ?model=text-detection&runs=300&sessions=1. Any model of the site with a reference.json
  * runs here (run.py --rotate loads each in turn, text-detection last, in one browser process,
- * as the widget's pages were when the error was seen).
+ * as the widget's pages were when the error was seen). "failgrow=K" refuses every grow of the
+ * wasm memory after the first K (README.md: a heap that cannot grow is not the cause).
  */
 import * as ort from "../assets/ort/ort.wasm.bundle.min.mjs";
 
@@ -26,6 +27,26 @@ const VERBOSE = query.get("verbose") === "1";
 // (thousands of runs of a small model, dozens of a large one).
 const SECONDS = Number(query.get("seconds") || 0);
 const REFERENCE = `../models/${NAME}/reference.json`;
+// "failgrow=K": the wasm memory grows K times, then every further grow throws, as an engine's
+// does when it cannot map more pages (a RangeError). Without it, every grow is still recorded
+// (result.grows), so a grow the engine itself refused shows up next to the error it led to.
+const FAILGROW = query.has("failgrow") ? Number(query.get("failgrow")) : Infinity;
+const grows = [];
+const realGrow = WebAssembly.Memory.prototype.grow;
+WebAssembly.Memory.prototype.grow = function (delta) {
+  if (grows.filter((g) => g.ok).length >= FAILGROW) {
+    grows.push({ delta, refused: true });
+    throw new RangeError("WebAssembly.Memory.grow(): refused by the reproduction (failgrow)");
+  }
+  try {
+    const old = realGrow.call(this, delta);
+    grows.push({ delta, ok: true, mb: Math.round(this.buffer.byteLength / 1048576) });
+    return old;
+  } catch (error) {
+    grows.push({ delta, error: String(error && error.message || error) });
+    throw error;
+  }
+};
 
 /** The typed array of each element type reference.json holds. */
 const ARRAYS = {
@@ -123,10 +144,11 @@ async function main() {
     await session.release();
   }
   result.handedOver = handedOver;
+  result.grows = grows;
   log(JSON.stringify(result));
   document.body.dataset.result = JSON.stringify(result);
 }
 
 main().catch((error) => {
-  document.body.dataset.result = JSON.stringify({ model: NAME, fatal: String(error && error.message || error) });
+  document.body.dataset.result = JSON.stringify({ model: NAME, fatal: String(error && error.message || error), grows });
 });
