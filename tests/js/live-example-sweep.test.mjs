@@ -84,9 +84,9 @@ describe("the sentence under the tables", () => {
 describe("a backend's row of the side-by-side table", () => {
   test("its timings, how many runs, and the reference check", () => {
     assert.deepEqual(rowCells({ backend: "wasm", startMs: 1701, withStart: true, firstMs: 12,
-                                times: [0.1, 0.2, 0.3, 0.4], group: 5, match: true }),
+                                times: [0.1, 0.2, 0.3, 0.4], runs: 20, match: true }),
       ["1701 ms (with the runtime's own start)", "12 ms", "0.25 ms", "0.37 ms", "20", "matches"]);
-    assert.deepEqual(rowCells({ backend: "webgpu", startMs: 20, firstMs: 3, times: [2], group: 1,
+    assert.deepEqual(rowCells({ backend: "webgpu", startMs: 20, firstMs: 3, times: [2], runs: 1,
                                 match: false })[5], "DIFFERS");
     assert.equal(rowCells({ backend: "webgpu", startMs: 20, firstMs: 3, times: [2], match: null })[5],
       "no reference for your own input");

@@ -51,6 +51,8 @@ REPO = HERE.parent.parent
 FIREFOX = "/usr/bin/firefox-esr"
 WEBKITGTK_MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
 WPE_MINIBROWSER = "/usr/lib/x86_64-linux-gnu/wpe-webkit-1.1/MiniBrowser"
+#: The web processes' names as /proc/<pid>/stat gives them (15 characters at most).
+WEB_PROCESSES = ("WebKitWebProces", "WPEWebProcess")
 
 #: The engines the suite's cross-engine tests run in (WPE only runs the capability check).
 ENGINES = ("chromium", "firefox", "webkitgtk")
@@ -110,8 +112,31 @@ KNOWN_BUGS: dict[str, dict[str, str]] = {
     },
 }
 
+#: How the errors of KNOWN_BUGS' "runtime-errors" read (a hung page, PageHung, included). Only
+#: a problem saying one of these gets the way out that entry allows; any other fails as it is.
+RUNTIME_ERROR_SIGNS = ("Out of bounds memory access", "Get feed size:",
+                       "OrtValue indexes should have been populated", "answered nothing for")
+
+
+def is_known_runtime_error(engine: str, problem: str) -> bool:
+    """Whether ``problem`` (a line naming the model) is ``engine``'s open runtime bug."""
+    return bool(known_bug(engine, "runtime-errors")) and any(sign in problem for sign in RUNTIME_ERROR_SIGNS)
+
+
 #: How long a WebKit page may go without answering a command before it counts as hung.
 HUNG_S = 300
+
+
+class KnownBugSeen(UserWarning):
+    """A bug of :data:`KNOWN_BUGS` came up in a test that then passed the way the bug's entry
+    allows. pyproject.toml's filterwarnings shows it rather than failing on it (by the message's
+    start, which :func:`known_bug_seen` writes), so every run's warnings summary, CI's included,
+    counts how often the bug still comes up."""
+
+
+def known_bug_seen(engine: Engine, what: str) -> KnownBugSeen:
+    """The warning for a known bug of ``engine`` that came up, ``what`` saying where and how."""
+    return KnownBugSeen(f"known engine bug, {engine.name} {engine.version}: {what}")
 
 
 class PageHung(AssertionError):
@@ -494,32 +519,9 @@ class WebKit(Engine):
         self._framed = False
 
     def _end_web_processes(self) -> list[int]:
-        """Kill the web processes under this engine's driver (found through /proc)."""
-        parents: dict[int, int] = {}
-        names: dict[int, str] = {}
-        for entry in Path("/proc").iterdir():
-            if entry.name.isdigit():
-                try:
-                    stat = (entry / "stat").read_text()
-                except OSError:
-                    continue
-                pid = int(entry.name)
-                names[pid] = stat[stat.index("(") + 1:stat.rindex(")")]
-                parents[pid] = int(stat[stat.rindex(")") + 2:].split()[1])
-        root = self._driver.service.process.pid
-
-        def under(pid: int) -> bool:
-            while pid > 1:
-                if pid == root:
-                    return True
-                pid = parents.get(pid, 0)
-            return False
-
-        ended = [pid for pid, name in names.items() if name.startswith("WebKitWebProces") and under(pid)]
-        for pid in ended:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, 9)
-        return ended
+        """Kill the web processes under this engine's driver."""
+        return _kill([pid for pid, name in descendants(self._driver.service.process.pid)
+                      if name in WEB_PROCESSES])
 
     def screenshot(self, path: Path, full_page: bool = False) -> None:  # the viewport only
         driver = self._driver
@@ -533,10 +535,74 @@ class WebKit(Engine):
             driver.switch_to.frame(driver.find_element("id", FRAME_ID))
 
     def close(self) -> None:
+        # WPEWebDriver's quit now and then leaves its MiniBrowser running, adopted by init (2 of
+        # 6 runs of tests/test_engines.py here): whatever ran under the driver is ended after it.
+        root = self._driver.service.process.pid
+        under = descendants(root)
         try:
             self._driver.quit()
         finally:
             self._stop_xvfb()
+            end_tree(under, root)
+
+
+def _processes() -> list[tuple[int, tuple[str, int]]]:
+    """Every running process as (pid, (name, parent pid)), read from /proc; zombies (ended,
+    not yet reaped) left out."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            state, parent = stat[stat.rindex(")") + 2:].split()[:2]
+            if state != "Z":
+                found.append((int(entry.name), (stat[stat.index("(") + 1:stat.rindex(")")], int(parent))))
+    return found
+
+
+def descendants(root: int) -> list[tuple[int, str]]:
+    """Every process under ``root``, with its name."""
+    table = dict(_processes())
+    parents = {pid: parent for pid, (_, parent) in table.items()}
+
+    def under(pid: int) -> bool:
+        while pid > 1:
+            pid = parents.get(pid, 0)
+            if pid == root:
+                return True
+        return False
+
+    return [(pid, name) for pid, (name, _) in table.items() if under(pid)]
+
+
+def survivors(before: list[tuple[int, str]], root: int) -> list[int]:
+    """The processes of ``before`` (the tree under ``root``, :func:`descendants`) still
+    running: the same pid and name, still under ``root`` or one of them or adopted by init, so
+    never a process that took a freed pid."""
+    pids = {root} | {pid for pid, _ in before}
+    now = dict(_processes())
+    return [pid for pid, name in before
+            if pid in now and now[pid][0] == name and (now[pid][1] == 1 or now[pid][1] in pids)]
+
+
+def end_tree(before: list[tuple[int, str]], root: int, grace: float = 3) -> None:
+    """Wait up to ``grace`` seconds for the processes of ``before`` to end, then kill the rest
+    and wait for them to go."""
+    for wait in (grace, 2):
+        deadline = time.monotonic() + wait
+        while survivors(before, root) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        _kill(survivors(before, root))
+
+
+def _kill(pids: list[int]) -> list[int]:
+    """SIGKILL each of ``pids`` still running; the list back."""
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, 9)
+    return pids
 
 
 def missing(name: str) -> str | None:

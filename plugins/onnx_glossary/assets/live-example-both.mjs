@@ -28,7 +28,7 @@ export const COLUMNS = Object.freeze(["session start", "first run", "median", "p
  * One backend's row: its timings and verdict, or why it did not run.
  * `withStart`: the session was its runtime's first on the page, and started it too.
  * @typedef {{backend: string, startMs?: number, withStart?: boolean, firstMs?: number,
- *            times?: number[], group?: number, match?: boolean | null,
+ *            times?: number[], runs?: number, match?: boolean | null,
  *            missing?: string}} BothRow
  */
 
@@ -44,7 +44,7 @@ export function rowCells(row) {
     core.formatMs(row.startMs || 0) + (row.withStart ? " (with the runtime's own start)" : ""),
     core.formatMs(row.firstMs || 0),
     core.formatMs(core.median(times)), core.formatMs(core.percentile(times, 90)),
-    String(times.length * (row.group || 1)),
+    String(row.runs || times.length),
     row.match === null ? "no reference for your own input" : row.match ? "matches" : "DIFFERS",
   ];
 }
@@ -116,10 +116,10 @@ async function timed(root, steps, prepared, globals) {
     const outputs = await open.session.run(feeds);
     const firstMs = performance.now() - started;
     const match = steps.matches(root, outputs, prepared);
-    const { times, group } = await core.timeRuns(() => open.session.run(feeds),
+    const { times, runs } = await core.timeRuns(() => open.session.run(feeds),
                                                   () => performance.now(), steps.timing());
     return { backend: open.backend, startMs: open.createMs, withStart: open.withStart, firstMs,
-             times, group, match };
+             times, runs, match };
   } finally {
     await closeSession(open);
   }

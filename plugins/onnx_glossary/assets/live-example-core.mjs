@@ -277,8 +277,9 @@ export function clockStep(now) {
  * @param {() => Promise<T>} runOnce
  * @param {() => number} now
  * @param {Timing} [timing]
- * @returns {Promise<{outputs: T | undefined, group: number, times: number[]}>} outputs
- *   undefined only when `timing` asks for no run at all.
+ * @returns {Promise<{outputs: T | undefined, group: number, times: number[], runs: number}>}
+ *   outputs undefined only when `timing` asks for no run at all; group the last group size;
+ *   runs how many runs the kept times stand for (groups grow while timing, see below).
  */
 export async function timeRuns(runOnce, now, timing = TIMING) {
   /** @type {T | undefined} */
@@ -305,13 +306,25 @@ export async function timeRuns(runOnce, now, timing = TIMING) {
     if (runs === timing.maxGroup || now() - started >= 10 * timing.groupMs) break;
   }
   const times = [];
+  let runs = 0;
+  // A group read as less than half the group time holds too few of the clock's steps to be
+  // read (WebKit's 1 ms clock read a linear model's runs as 0 ms): the runs got faster after
+  // the sizing (the engine's JIT compiled them again), or a pause on a busy machine made the
+  // sizing pick too few. That group is not kept: the group grows, up to maxGroup, and runs again.
+  const shortest = timing.groupMs / 2;
   const budgetEnd = now() + timing.budgetMs;
   while (times.length < timing.runs && (times.length < timing.minRuns || now() < budgetEnd)) {
     started = now();
     for (let i = 0; i < group; i++) outputs = await runOnce();
-    times.push((now() - started) / group);
+    const elapsed = now() - started;
+    if (elapsed < shortest && group < timing.maxGroup) {
+      group = Math.min(timing.maxGroup, Math.max(2 * group, Math.ceil(group * timing.groupMs / Math.max(elapsed, step))));
+      continue;
+    }
+    times.push(elapsed / group);
+    runs += group;
   }
-  return { outputs, group, times };
+  return { outputs, group, times, runs };
 }
 
 /**
@@ -332,12 +345,12 @@ export function percentile(values, p) {
 /**
  * The "Timings" line: session creation, the first run alone, then the median and 90th
  * percentile of the timed runs (per-run means of groups, see timeRuns) and how many ran.
- * @param {{createMs: number, firstMs: number, times: number[], group: number}} timings
+ * @param {{createMs: number, firstMs: number, times: number[], runs: number}} timings
  */
-export function timingsText({ createMs, firstMs, times, group }) {
+export function timingsText({ createMs, firstMs, times, runs }) {
   return "session " + formatMs(createMs) + " · first run " + formatMs(firstMs) +
     " · median " + formatMs(median(times)) + " · p90 " + formatMs(percentile(times, 90)) +
-    " · " + times.length * group + " runs";
+    " · " + runs + " runs";
 }
 
 /**

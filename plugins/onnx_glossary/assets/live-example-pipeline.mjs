@@ -58,7 +58,7 @@ import {
 /**
  * One step as it ran: its outputs (none when it was not run), its timings.
  * @typedef {{model: string, outputs: Record<string, Tensor> | null, createMs: number,
- *   firstMs: number, times: number[], group: number}} StepRun
+ *   firstMs: number, times: number[], runs: number}} StepRun
  */
 
 /** The runtime's folder, as the widget finds it. */
@@ -159,7 +159,7 @@ async function runSteps(root, work, globals) {
         : values[from];
     }
     if (Object.values(feeds).some((tensor) => !tensor || tensor.size === 0)) {
-      ran.push({ model: step.model, outputs: null, createMs: 0, firstMs: 0, times: [], group: 0 });
+      ran.push({ model: step.model, outputs: null, createMs: 0, firstMs: 0, times: [], runs: 0 });
       continue;
     }
     setState(root, "running", "Running " + step.model + "…");
@@ -174,7 +174,7 @@ async function runSteps(root, work, globals) {
       const firstMs = performance.now() - started;
       const timed = await core.timeRuns(() => created.session.run(feeds), () => performance.now(), timing);
       ran.push({ model: step.model, outputs, createMs: created.createMs, firstMs,
-                 times: timed.times, group: timed.group });
+                 times: timed.times, runs: timed.runs });
       for (const [name, tensor] of Object.entries(outputs)) values[step.model + "." + name] = tensor;
     } finally {
       await closeSession(created);

@@ -571,7 +571,7 @@ async function timeRuns(root, { session, createMs, backend }, feeds, firstMs) {
   const medianMs = core.median(timed.times);
   root.dataset.medianMs = String(medianMs);
   // Each backend's last timings stay, so that a reader who switches can compare them.
-  const line = core.timingsText({ createMs, firstMs, times: timed.times, group: timed.group });
+  const line = core.timingsText({ createMs, firstMs, times: timed.times, runs: timed.runs });
   const record = timingsRecord(root);
   record[backend] = line;
   root.dataset.timingsByBackend = JSON.stringify(record);
