@@ -59,11 +59,16 @@ def servers(real_site: Built) -> Iterator[dict[str, StaticServer]]:
         yield {"plain": plain, "isolated": isolated}
 
 
-def running(name: str) -> Iterator[Engine]:
+def started(name: str) -> Engine:
+    """The engine started, or the test failed with what the machine lacks for it."""
     lacking = missing(name)
     if lacking:
         pytest.fail(f"{name} needs {lacking}: run 'make engines' (Debian packages, root or sudo)")
-    engine = start(name)
+    return start(name)
+
+
+def running(name: str) -> Iterator[Engine]:
+    engine = started(name)
     try:
         yield engine
     finally:
@@ -271,9 +276,7 @@ def test_closing_a_webkit_engine_leaves_none_of_its_processes(name: str, servers
     """WPEWebDriver's quit now and then left its MiniBrowser running under init (2 of 6 runs of
     this module here), one more idle browser after every test run: close ends the driver's
     whole process tree, web processes included."""
-    if missing(name):
-        pytest.fail(f"{name} needs {missing(name)}: run 'make engines' (Debian packages, root or sudo)")
-    engine = start(name)
+    engine = started(name)
     try:
         engine.open(servers["plain"].url)
         root = engine._driver.service.process.pid  # type: ignore[attr-defined]

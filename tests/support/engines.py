@@ -102,12 +102,11 @@ KNOWN_BUGS: dict[str, dict[str, str]] = {
                           "3 pages in 364 with 1.3 to 1.8 GiB of 23.5 GiB available, 1 in 268 of "
                           "the widget; no error in hundreds of pages with memory to spare, loaded "
                           "cores included (one page hung instead), and none in Chromium under "
-                          "the same pressure. A "
-                          "test machine short of memory (CI runners) can meet it. Once (a CI "
-                          "run on 4 December 2026) a model page stopped answering instead, its "
-                          "web process at 100 % CPU for 17 minutes: a page that answers nothing "
-                          "for HUNG_S seconds is ended, the engine started again, and the page "
-                          "counts as a failed one (PageHung)",
+                          "the same pressure. A test machine short of memory (CI runners) can "
+                          "meet it. Once (a CI run on 4 December 2026) a model page stopped "
+                          "answering instead, its web process at 100 % CPU for 17 minutes: a "
+                          "page that answers nothing for HUNG_S seconds is ended, the engine "
+                          "started again, and the page counts as a failed one (PageHung)",
     },
 }
 

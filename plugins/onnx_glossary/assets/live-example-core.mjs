@@ -306,7 +306,7 @@ export async function timeRuns(runOnce, now, timing = TIMING) {
     if (runs === timing.maxGroup || now() - started >= 10 * timing.groupMs) break;
   }
   const times = [];
-  let runs = 0;
+  let timedRuns = 0;
   // A group read as less than half the group time holds too few of the clock's steps to be
   // read (WebKit's 1 ms clock read a linear model's runs as 0 ms): the runs got faster after
   // the sizing (the engine's JIT compiled them again), or a pause on a busy machine made the
@@ -322,9 +322,9 @@ export async function timeRuns(runOnce, now, timing = TIMING) {
       continue;
     }
     times.push(elapsed / group);
-    runs += group;
+    timedRuns += group;
   }
-  return { outputs, group, times, runs };
+  return { outputs, group, times, runs: timedRuns };
 }
 
 /**
