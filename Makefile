@@ -25,7 +25,7 @@ serve: setup
 build: setup
 	$(BIN)/mkdocs build --strict
 
-test: setup setup-export setup-hosts chromium engines
+test: setup setup-export setup-tf setup-hosts chromium engines
 	$(BIN)/pytest
 
 # The quick loop: everything but the browser, the wheel and the model exports (under 3 min).
